@@ -1,0 +1,326 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// Variable is an input variable declaration.
+type Variable struct {
+	declBase
+	Name        string
+	Description string
+	// Type is the type constraint; cty.DynamicPseudoType when none is given.
+	Type cty.Type
+	// TypeDefaults holds the optional(T, default) defaults of Type; nil when
+	// it has none.
+	TypeDefaults *typeexpr.Defaults
+	// TypeExpr is the type expression as written; nil when there is none.
+	TypeExpr hcl.Expression
+	// Default is the default value converted to Type, with optional
+	// attribute defaults applied; cty.NilVal when there is no default (the
+	// variable is required). A default of null is cty.NullVal.
+	Default     cty.Value
+	DefaultExpr hcl.Expression
+	Sensitive   bool
+	Ephemeral   bool
+	// Const marks a variable whose value must be known before planning, so
+	// that static expressions (module sources) can use it.
+	Const bool
+	// Nullable is true unless nullable = false is given.
+	Nullable    bool
+	NullableSet bool
+	Deprecated  string
+	Validations []*CheckRule
+
+	sensitiveSet, ephemeralSet, descriptionSet, constSet bool
+}
+
+// Required reports whether the variable has no default value.
+func (v *Variable) Required() bool { return v.Default == cty.NilVal }
+
+// CheckRule is a validation, precondition, postcondition or assert block.
+type CheckRule struct {
+	Condition    hcl.Expression
+	ErrorMessage hcl.Expression
+	DeclRange    hcl.Range
+}
+
+// reservedVariableNames are the names that mean something else in a module
+// block, and so cannot name an input variable.
+var reservedVariableNames = []string{"source", "version", "providers", "count", "for_each", "depends_on", "lifecycle", "locals", "_"}
+
+var variableSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "description"},
+		{Name: "default"},
+		{Name: "type"},
+		{Name: "sensitive"},
+		{Name: "nullable"},
+		{Name: "ephemeral"},
+		{Name: "deprecated"},
+		{Name: "const"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
+}
+
+func (d *decoder) decodeVariable(block *hcl.Block) *Variable {
+	v := &Variable{declBase: baseOf(block), Name: block.Labels[0], Type: cty.DynamicPseudoType, Nullable: true}
+	content := d.content(block.Body, variableSchema)
+
+	if d.checkName(v.Name, block.LabelRanges[0], "Invalid variable name") && slices.Contains(reservedVariableNames, v.Name) {
+		d.errorf(block.LabelRanges[0], "Invalid variable name", "The variable name %q is reserved due to its special meaning inside module blocks.", v.Name)
+	}
+	if attr, ok := content.Attributes["description"]; ok {
+		v.descriptionSet = d.decodeValue(attr, &v.Description)
+	}
+	if attr, ok := content.Attributes["type"]; ok {
+		v.TypeExpr = attr.Expr
+		v.Type, v.TypeDefaults = d.decodeTypeConstraint(attr.Expr)
+	}
+	if attr, ok := content.Attributes["sensitive"]; ok {
+		v.sensitiveSet = d.decodeValue(attr, &v.Sensitive)
+	}
+	if attr, ok := content.Attributes["ephemeral"]; ok {
+		v.ephemeralSet = d.decodeValue(attr, &v.Ephemeral)
+	}
+	if attr, ok := content.Attributes["const"]; ok {
+		v.constSet = d.decodeValue(attr, &v.Const)
+	}
+	if attr, ok := content.Attributes["nullable"]; ok {
+		v.NullableSet = d.decodeValue(attr, &v.Nullable)
+	}
+	if attr, ok := content.Attributes["deprecated"]; ok {
+		if d.decodeValue(attr, &v.Deprecated) && strings.TrimSpace(v.Deprecated) == "" {
+			d.errorf(block.LabelRanges[0], "Invalid `deprecated` value",
+				`The "deprecated" argument must not be empty, and should provide instructions on how to migrate away from usage of this deprecated variable.`)
+		}
+	}
+	if attr, ok := content.Attributes["default"]; ok {
+		v.DefaultExpr = attr.Expr
+		val, diags := attr.Expr.Value(nil)
+		d.report(diags...)
+		if !diags.HasErrors() {
+			v.Default = val
+		} else {
+			v.Default = cty.DynamicVal
+		}
+	}
+	v.checkDefault(d)
+
+	for _, b := range content.Blocks {
+		rule := d.decodeCheckRule(b, "validation")
+		if rule == nil {
+			continue
+		}
+		v.Validations = append(v.Validations, rule)
+		if rule.Condition != nil && !refersToVariable(rule.Condition, v.Name) {
+			d.errorf(rule.Condition.Range(), "Invalid variable validation condition",
+				"The condition for variable %q must refer to var.%s in order to test incoming values.", v.Name, v.Name)
+		}
+	}
+	return v
+}
+
+// checkDefault converts the default value to the type constraint, applying
+// optional attribute defaults first, and reports a default that does not
+// conform. It is run again when an override changes the type or default.
+func (v *Variable) checkDefault(d *decoder) {
+	if v.Default == cty.NilVal || v.DefaultExpr == nil || !v.Default.IsWhollyKnown() {
+		return
+	}
+	rng := v.DefaultExpr.Range()
+	if v.Default.IsNull() {
+		if v.NullableSet && !v.Nullable {
+			d.errorf(rng, "Invalid default value for variable", "A null default value is not valid when nullable=false.")
+		}
+		return
+	}
+	if v.Type == cty.NilType {
+		return
+	}
+	d.warnUnusedDefaultAttrs(v.Default, v.DefaultExpr, v.Type, nil)
+	val := v.Default
+	if v.TypeDefaults != nil {
+		val = v.TypeDefaults.Apply(val)
+	}
+	converted, err := convert.Convert(val, v.Type)
+	if err != nil {
+		d.errorf(rng, "Invalid default value for variable", "This default value is not compatible with the variable's type constraint: %s.", describeConversionError(err))
+		v.Default = cty.DynamicVal
+		return
+	}
+	v.Default = converted
+}
+
+// describeConversionError names the path of a cty conversion error.
+func describeConversionError(err error) string {
+	var pe cty.PathError
+	if errors.As(err, &pe) && len(pe.Path) > 0 {
+		return fmt.Sprintf("%s: %s", formatPath(pe.Path), pe.Error())
+	}
+	return err.Error()
+}
+
+// formatPath writes a cty path the way a user writes the expression.
+func formatPath(path cty.Path) string {
+	var b strings.Builder
+	for _, step := range path {
+		switch s := step.(type) {
+		case cty.GetAttrStep:
+			fmt.Fprintf(&b, ".%s", s.Name)
+		case cty.IndexStep:
+			switch {
+			case s.Key.Type() == cty.String:
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			case s.Key.Type() == cty.Number:
+				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
+			default:
+				b.WriteString("[...]")
+			}
+		}
+	}
+	return strings.TrimPrefix(b.String(), ".")
+}
+
+// warnUnusedDefaultAttrs reports object attributes in a default value that
+// the type constraint does not have: conversion drops them silently.
+func (d *decoder) warnUnusedDefaultAttrs(val cty.Value, expr hcl.Expression, ty cty.Type, path cty.Path) {
+	if val.IsNull() || !val.IsKnown() {
+		return
+	}
+	switch {
+	case ty.IsObjectType() && (val.Type().IsObjectType() || val.Type().IsMapType()):
+		items := objectConsItems(expr)
+		for name := range val.AsValueMap() {
+			item := items[name]
+			if !ty.HasAttribute(name) {
+				noun := "The object type for this variable"
+				if len(path) > 0 {
+					noun = "The object type for " + formatPath(path)
+				}
+				rng := expr.Range()
+				if item != nil {
+					rng = item.KeyExpr.Range()
+				}
+				d.warnf(rng, "Object attribute is ignored", "%s does not include an attribute named %q, so this definition is unused.", noun, name)
+				continue
+			}
+			var sub hcl.Expression = expr
+			if item != nil {
+				sub = item.ValueExpr
+			}
+			d.warnUnusedDefaultAttrs(val.GetAttr(name), sub, ty.AttributeType(name), append(path, cty.GetAttrStep{Name: name}))
+		}
+	case (ty.IsMapType() || ty.IsListType() || ty.IsSetType()) && val.CanIterateElements():
+		// Positions inside collections are not tracked here; warn at the
+		// whole default if an element carries an unused attribute.
+		et := ty.ElementType()
+		for it := val.ElementIterator(); it.Next(); {
+			k, ev := it.Element()
+			d.warnUnusedDefaultAttrs(ev, expr, et, append(path, cty.IndexStep{Key: k}))
+		}
+	}
+}
+
+// objectConsItems maps the literal keys of an object constructor expression
+// to their items, so that diagnostics can point at one attribute.
+func objectConsItems(expr hcl.Expression) map[string]*hclsyntax.ObjectConsItem {
+	out := map[string]*hclsyntax.ObjectConsItem{}
+	oc, ok := expr.(*hclsyntax.ObjectConsExpr)
+	if !ok {
+		return out
+	}
+	for i := range oc.Items {
+		item := &oc.Items[i]
+		if k := hcl.ExprAsKeyword(item.KeyExpr); k != "" {
+			out[k] = item
+			continue
+		}
+		if v, diags := item.KeyExpr.Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+			out[v.AsString()] = item
+		}
+	}
+	return out
+}
+
+// decodeTypeConstraint reads a variable's type expression, with optional()
+// attributes and their defaults. The bare keywords list and map mean list(any)
+// and map(any), as in OpenTofu; a quoted type is the OpenTofu 0.11 form,
+// which is an error now.
+func (d *decoder) decodeTypeConstraint(expr hcl.Expression) (cty.Type, *typeexpr.Defaults) {
+	if isStringLiteral(expr) {
+		val, _ := expr.Value(nil)
+		s := val.AsString()
+		switch s {
+		case "string":
+			d.errorf(expr.Range(), "Invalid quoted type constraints", "OpenTofu 0.11 and earlier required type constraints to be given in quotes, but that form is now deprecated and will be removed in a future version of OpenTofu. Remove the quotes around \"string\".")
+		case "list", "map":
+			d.errorf(expr.Range(), "Invalid quoted type constraints", "OpenTofu 0.11 and earlier required type constraints to be given in quotes, but that form is now deprecated and will be removed in a future version of OpenTofu. Remove the quotes around %q and write %s(string) instead to explicitly indicate that the %s elements are strings.", s, s, s)
+		default:
+			d.errorf(expr.Range(), "Invalid legacy variable type hint", "To provide a full type expression, remove the surrounding quotes and give the type expression directly.")
+		}
+		return cty.DynamicPseudoType, nil
+	}
+	switch hcl.ExprAsKeyword(expr) {
+	case "list":
+		return cty.List(cty.DynamicPseudoType), nil
+	case "map":
+		return cty.Map(cty.DynamicPseudoType), nil
+	}
+	ty, defaults, diags := typeexpr.TypeConstraintWithDefaults(expr)
+	d.report(diags...)
+	if diags.HasErrors() {
+		return cty.DynamicPseudoType, nil
+	}
+	if defaults != nil && len(defaults.DefaultValues) == 0 && len(defaults.Children) == 0 {
+		defaults = nil
+	}
+	return ty, defaults
+}
+
+// refersToVariable reports whether expr refers to var.name.
+func refersToVariable(expr hcl.Expression, name string) bool {
+	for _, tr := range expr.Variables() {
+		if tr.RootName() != "var" || len(tr) < 2 {
+			continue
+		}
+		if a, ok := tr[1].(hcl.TraverseAttr); ok && a.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+var checkRuleSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "condition", Required: true},
+		{Name: "error_message", Required: true},
+	},
+}
+
+// decodeCheckRule reads a validation, precondition, postcondition or assert
+// block.
+func (d *decoder) decodeCheckRule(block *hcl.Block, kind string) *CheckRule {
+	content := d.content(block.Body, checkRuleSchema)
+	r := &CheckRule{DeclRange: block.DefRange}
+	if attr, ok := content.Attributes["condition"]; ok {
+		r.Condition = attr.Expr
+	}
+	if attr, ok := content.Attributes["error_message"]; ok {
+		r.ErrorMessage = attr.Expr
+	}
+	if (kind == "precondition" || kind == "postcondition") && r.Condition != nil && len(r.Condition.Variables()) == 0 {
+		d.errorf(r.Condition.Range(), fmt.Sprintf("Invalid %s expression", kind),
+			"The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.")
+	}
+	return r
+}
