@@ -121,8 +121,8 @@ func ReplaceDir(s, dir string) string {
 		return s
 	}
 	olds := []string{dir}
-	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
-		olds = append(olds, real)
+	if resolved, err := filepath.EvalSymlinks(dir); err == nil && resolved != dir {
+		olds = append(olds, resolved)
 	}
 	// Longest first, so that a path that contains the other is replaced whole.
 	sort.Slice(olds, func(i, j int) bool { return len(olds[i]) > len(olds[j]) })
@@ -132,23 +132,23 @@ func ReplaceDir(s, dir string) string {
 	return s
 }
 
-// Load reads the archive at path as a Case.
-func Load(path string) (*Case, error) {
-	data, err := os.ReadFile(path)
+// Load reads the archive at name as a Case.
+func Load(name string) (*Case, error) {
+	data, err := os.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}
 	ar := txtar.Parse(data)
 	c := &Case{
-		Name:    strings.TrimSuffix(filepath.Base(path), ".txtar"),
-		Path:    path,
+		Name:    strings.TrimSuffix(filepath.Base(name), ".txtar"),
+		Path:    name,
 		Comment: string(ar.Comment),
 		archive: ar,
 	}
 	seen := map[string]bool{}
 	for _, f := range ar.Files {
 		if seen[f.Name] {
-			return nil, fmt.Errorf("%s: file %q appears twice", path, f.Name)
+			return nil, fmt.Errorf("%s: file %q appears twice", name, f.Name)
 		}
 		seen[f.Name] = true
 		if !strings.HasPrefix(f.Name, WantPrefix) {
@@ -184,12 +184,10 @@ func Run(t *testing.T, dir string, fn func(t *testing.T, c *Case) map[string]str
 		}
 		t.Run(c.Name, func(t *testing.T) {
 			got := fn(t, c)
-			if t.Failed() {
-				// fn already failed (t.Error, not t.Fatal); do not rewrite
-				// the archive from a run known to be wrong.
-				if *update {
-					t.Logf("%s: not updated because the test failed", c.Path)
-				}
+			if t.Failed() && *update {
+				// fn reported an error (t.Error, not t.Fatal): do not
+				// rewrite the archive from a run known to be wrong.
+				t.Logf("%s: not updated because the test failed", c.Path)
 				return
 			}
 			for name, out := range got {

@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,7 +110,7 @@ func TestReplaceDir(t *testing.T) {
 	if want := "open $DIR/main.tf: no such file; $DIR"; got != want {
 		t.Errorf("ReplaceDir = %q, want %q", got, want)
 	}
-	real, err := filepath.EvalSymlinks(dir)
+	resolved, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestReplaceDir(t *testing.T) {
 	if err := os.Symlink(dir, link); err != nil {
 		t.Skip("no symbolic links:", err)
 	}
-	if got := ReplaceDir(real+"/x", link); got != "$DIR/x" {
+	if got := ReplaceDir(resolved+"/x", link); got != "$DIR/x" {
 		t.Errorf("ReplaceDir through a symbolic link = %q, want $DIR/x", got)
 	}
 	if got := ReplaceDir("x", ""); got != "x" {
@@ -260,7 +261,7 @@ func TestRunUpdate(t *testing.T) {
 	const before = "comment\n-- in.txt --\nhello\n-- want/upper --\nstale\n-- want/gone --\nbye\n"
 	const after = "comment\n-- in.txt --\nhello\n-- want/upper --\nHELLO\n-- want/added --\n5\n"
 	dir, p := writeArchive(t, before)
-	fn := func(t *testing.T, c *Case) map[string]string {
+	fn := func(_ *testing.T, c *Case) map[string]string {
 		in, _ := c.Input("in.txt")
 		return map[string]string{"upper": strings.ToUpper(in), "added": "5"}
 	}
@@ -353,7 +354,8 @@ func TestRunReportsFailures(t *testing.T) {
 			if err == nil {
 				t.Fatalf("child test passed, want a failure; output:\n%s", out)
 			}
-			if _, ok := err.(*exec.ExitError); !ok {
+			var exitErr *exec.ExitError
+			if !errors.As(err, &exitErr) {
 				t.Fatalf("running the child: %v", err)
 			}
 			for _, s := range tt.output {
