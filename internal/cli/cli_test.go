@@ -1,0 +1,363 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// writeTree creates files (slash-separated names) under a new temporary
+// directory and returns it.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+const (
+	cleanModule = "variable \"region\" {\n  type = string\n}\n"
+	// An unknown top-level block: HCL itself reports it against the file
+	// schema, so the wording does not depend on the loader.
+	brokenModule = "variable \"region\" {}\n\nresources \"aws_instance\" \"web\" {}\n"
+)
+
+func TestExpandPaths(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"a/main.tf":                     cleanModule,
+		"a/sub/x.tofu":                  cleanModule,
+		"b/README.md":                   "not a module",
+		"c/.hidden.tf":                  cleanModule,
+		"d/main.tf.json":                "{}",
+		"e/only.tofu.json":              "{}",
+		".terraform/modules/m/main.tf":  cleanModule,
+		"a/.git/main.tf":                cleanModule,
+		"a/notes.txt":                   "",
+		"empty/.keep":                   "",
+		"empty/nested/deeper/README.md": "",
+	})
+	j := func(parts ...string) string { return filepath.Join(append([]string{root}, parts...)...) }
+
+	tests := []struct {
+		name      string
+		paths     []string
+		recursive bool
+		want      []target
+		err       string
+	}{
+		{
+			name:  "pattern finds every module directory, skipping hidden ones",
+			paths: []string{root + "/..."},
+			want:  []target{{dir: j("a")}, {dir: j("a", "sub")}, {dir: j("d")}, {dir: j("e")}},
+		},
+		{
+			name:      "recursive flag works like the pattern",
+			paths:     []string{j("a")},
+			recursive: true,
+			want:      []target{{dir: j("a")}, {dir: j("a", "sub")}},
+		},
+		{
+			name:  "plain directory is one module, below it is not searched",
+			paths: []string{j("a")},
+			want:  []target{{dir: j("a")}},
+		},
+		{
+			name:  "file names its module and itself",
+			paths: []string{j("a", "main.tf")},
+			want:  []target{{dir: j("a"), file: j("a", "main.tf")}},
+		},
+		{
+			name:  "duplicates are dropped, order is kept",
+			paths: []string{j("d"), j("a") + "/...", j("a"), j("d") + "/"},
+			want:  []target{{dir: j("d")}, {dir: j("a")}, {dir: j("a", "sub")}},
+		},
+		{
+			name:  "missing path",
+			paths: []string{j("nope")},
+			err:   "no such file or directory",
+		},
+		{
+			name:  "not a configuration file",
+			paths: []string{j("b", "README.md")},
+			err:   "not a configuration file",
+		},
+		{
+			name:  "pattern without modules",
+			paths: []string{j("empty") + "/..."},
+			err:   "no module directory",
+		},
+		{
+			name:  "pattern on a file",
+			paths: []string{j("a", "main.tf") + "/..."},
+			err:   "is not a directory",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := expandPaths(tt.paths, tt.recursive)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("expandPaths = %v, %v; want an error containing %q", got, err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("expandPaths =\n%v\nwant\n%v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestExpandPathsDefaultsToCurrentDirectory(t *testing.T) {
+	root := writeTree(t, map[string]string{"main.tf": cleanModule, "child/main.tf": cleanModule})
+	t.Chdir(root)
+	got, err := expandPaths(nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []target{{dir: "."}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("no paths = %v, want %v", got, want)
+	}
+	got, err = expandPaths([]string{"./..."}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []target{{dir: "."}, {dir: "child"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("./... = %v, want %v", got, want)
+	}
+}
+
+// run runs tofulint with args and returns the exit status and outputs.
+func run(t *testing.T, cmd func([]string, *bytes.Buffer, *bytes.Buffer) int, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = cmd(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func tofulint(args []string, out, errOut *bytes.Buffer) int { return Tofulint(args, out, errOut) }
+func hcl2cue(args []string, out, errOut *bytes.Buffer) int  { return Hcl2cue(args, out, errOut) }
+
+func TestTofulintExitStatus(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"clean/main.tf":      cleanModule,
+		"broken/main.tf":     brokenModule,
+		"broken/outputs.tf":  "output \"x\" {\n  value = 1\n}\n",
+		"notes/README.md":    "",
+		"mixed/good/main.tf": cleanModule,
+		"mixed/bad/main.tf":  brokenModule,
+	})
+	j := func(parts ...string) string { return filepath.Join(append([]string{root}, parts...)...) }
+
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string // substrings
+		stderr []string
+	}{
+		{name: "clean module", args: []string{j("clean")}, code: ExitOK},
+		{
+			name: "module with an error shows it like tofu validate",
+			args: []string{j("broken")},
+			code: ExitFindings,
+			stdout: []string{
+				"Error: Unsupported block type\n",
+				"  on " + j("broken", "main.tf") + " line 3",
+				`   3: resources "aws_instance" "web" {}`,
+				`Blocks of type "resources" are not expected here.`,
+			},
+		},
+		{name: "clean file of a broken module", args: []string{j("broken", "outputs.tf")}, code: ExitOK},
+		{name: "broken file of a broken module", args: []string{j("broken", "main.tf")}, code: ExitFindings, stdout: []string{"Unsupported block type"}},
+		{name: "pattern with one broken module", args: []string{j("mixed") + "/..."}, code: ExitFindings, stdout: []string{j("mixed", "bad", "main.tf")}},
+		{name: "pattern with clean modules", args: []string{j("mixed", "good") + "/...", j("clean")}, code: ExitOK},
+		{name: "missing path", args: []string{j("nope")}, code: ExitError, stderr: []string{"tofulint: ", "no such file or directory"}},
+		{name: "pattern without modules", args: []string{j("notes") + "/..."}, code: ExitError, stderr: []string{"no module directory"}},
+		{name: "unknown flag", args: []string{"--nope", j("clean")}, code: ExitError, stderr: []string{"unknown flag: --nope", "tofulint --help"}},
+		{name: "unknown format", args: []string{"--format", "xml", j("clean")}, code: ExitError, stderr: []string{`invalid --format "xml"`}},
+		{name: "help", args: []string{"--help"}, code: ExitOK, stdout: []string{"Usage:\n  tofulint [flags] [PATH ...]", "--format", "--recursive", "DIR/..."}},
+		{name: "version", args: []string{"--version"}, code: ExitOK, stdout: []string{"tofulint version "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, tofulint, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			for _, s := range tt.stdout {
+				if !strings.Contains(stdout, s) {
+					t.Errorf("stdout does not contain %q:\n%s", s, stdout)
+				}
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr does not contain %q:\n%s", s, stderr)
+				}
+			}
+			if tt.code == ExitOK && len(tt.stdout) == 0 && stdout != "" {
+				t.Errorf("a clean run printed:\n%s", stdout)
+			}
+			if tt.code != ExitError && stderr != "" {
+				t.Errorf("stderr without a usage or I/O error:\n%s", stderr)
+			}
+		})
+	}
+}
+
+func TestTofulintJSON(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"clean/main.tf":  cleanModule,
+		"broken/main.tf": brokenModule,
+	})
+
+	code, stdout, _ := run(t, tofulint, "--format", "json", filepath.Join(root, "clean"))
+	if code != ExitOK {
+		t.Errorf("clean: exit status %d", code)
+	}
+	if want := "{\n  \"issues\": [],\n  \"errors\": []\n}\n"; stdout != want {
+		t.Errorf("clean: JSON = %q, want %q", stdout, want)
+	}
+
+	code, stdout, _ = run(t, tofulint, "--format=json", filepath.Join(root, "broken"))
+	if code != ExitFindings {
+		t.Errorf("broken: exit status %d", code)
+	}
+	var doc map[string][]map[string]any
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("broken: output is not the JSON shape: %v\n%s", err, stdout)
+	}
+	if got := slices.Sorted(mapsKeys(doc)); !slices.Equal(got, []string{"errors", "issues"}) {
+		t.Errorf("top-level keys = %v", got)
+	}
+	var found bool
+	for _, e := range doc["errors"] {
+		if got := slices.Sorted(mapsKeys(e)); !slices.Equal(got, []string{"detail", "range", "severity", "summary"}) {
+			t.Errorf("error keys = %v", got)
+		}
+		if e["summary"] != "Unsupported block type" {
+			continue
+		}
+		found = true
+		if e["severity"] != "error" || !strings.Contains(e["detail"].(string), `"resources"`) {
+			t.Errorf("error = %v", e)
+		}
+		rng, _ := e["range"].(map[string]any)
+		want := map[string]any{
+			"filename": filepath.Join(root, "broken", "main.tf"),
+			"start":    map[string]any{"line": 3.0, "column": 1.0, "byte": 22.0},
+			"end":      map[string]any{"line": 3.0, "column": 10.0, "byte": 31.0},
+		}
+		if !reflect.DeepEqual(rng, want) {
+			t.Errorf("range = %v, want %v", rng, want)
+		}
+	}
+	if !found {
+		t.Errorf("no \"Unsupported block type\" error in:\n%s", stdout)
+	}
+}
+
+func mapsKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func TestHcl2cue(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string
+		stderr []string
+	}{
+		{name: "convert", args: []string{"convert", "-o", "out", dir}, code: ExitError, stderr: []string{"hcl2cue: convert: not implemented yet (issue 5)"}},
+		{name: "plan", args: []string{"plan", "--lang", "cue", "--var", "a=b", dir}, code: ExitError, stderr: []string{"plan: not implemented yet (issue 6)"}},
+		{name: "verify", args: []string{"verify", dir}, code: ExitError, stderr: []string{"verify: not implemented yet (issue 7)"}},
+		{name: "no command", args: nil, code: ExitError, stderr: []string{"Available Commands:"}},
+		{name: "unknown command", args: []string{"frobnicate"}, code: ExitError, stderr: []string{`unknown command "frobnicate"`}},
+		{name: "missing DIR", args: []string{"convert"}, code: ExitError, stderr: []string{"accepts 1 arg"}},
+		{name: "help", args: []string{"--help"}, code: ExitOK, stdout: []string{"convert", "plan", "verify"}},
+		{name: "subcommand help", args: []string{"plan", "--help"}, code: ExitOK, stdout: []string{"--lang", "--var-file", "--mocks"}},
+		{name: "version", args: []string{"--version"}, code: ExitOK, stdout: []string{"hcl2cue version "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, hcl2cue, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			for _, s := range tt.stdout {
+				if !strings.Contains(stdout, s) {
+					t.Errorf("stdout does not contain %q:\n%s", s, stdout)
+				}
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr does not contain %q:\n%s", s, stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestVersionOf(t *testing.T) {
+	tests := []struct {
+		name string
+		info *debug.BuildInfo
+		want string
+	}{
+		{name: "no build info", info: nil, want: "(devel)"},
+		{name: "empty version", info: &debug.BuildInfo{}, want: "(devel)"},
+		{name: "tagged", info: &debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}}, want: "v0.3.0"},
+		{
+			name: "devel with revision",
+			info: &debug.BuildInfo{
+				Main: debug.Module{Version: "(devel)"},
+				Settings: []debug.BuildSetting{
+					{Key: "vcs", Value: "git"},
+					{Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"},
+					{Key: "vcs.modified", Value: "true"},
+				},
+			},
+			want: "(devel) (revision 0123456789abcdef0123456789abcdef01234567, modified)",
+		},
+		{
+			name: "clean revision",
+			info: &debug.BuildInfo{
+				Main:     debug.Module{Version: "v1.0.0"},
+				Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}, {Key: "vcs.modified", Value: "false"}},
+			},
+			want: "v1.0.0 (revision abc)",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := versionOf(tt.info); got != tt.want {
+				t.Errorf("versionOf = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

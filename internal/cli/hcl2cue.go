@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Hcl2cue runs the hcl2cue command line with args (without the program
+// name) and returns its exit status.
+func Hcl2cue(args []string, stdout, stderr io.Writer) int {
+	return execute(newHcl2cueCommand(), args, stdout, stderr)
+}
+
+func newHcl2cueCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "hcl2cue",
+		Short: "Convert OpenTofu modules to CUE and check that both plan alike",
+		Long: `hcl2cue converts an OpenTofu module written in HCL to CUE, plans a module
+in either language against mock providers, and verifies that the HCL module
+and its CUE form plan the same changes.`,
+		Version: Version(),
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			// A command is required: show what there is and fail.
+			cmd.SetOut(cmd.ErrOrStderr())
+			_ = cmd.Help()
+			return &exitError{code: ExitError}
+		},
+	}
+
+	var out string
+	convert := &cobra.Command{
+		Use:   "convert [-o OUT] DIR",
+		Short: "Convert the HCL module in DIR to CUE",
+		Args:  cobra.ExactArgs(1),
+		RunE:  notImplemented(5),
+	}
+	convert.Flags().StringVarP(&out, "out", "o", "", "directory to write the CUE module to")
+
+	var lang, mocks string
+	var vars, varFiles []string
+	plan := &cobra.Command{
+		Use:   "plan [--lang hcl|cue] [--var k=v] [--var-file F] [--mocks F] DIR",
+		Short: "Plan the module in DIR against mock providers and print the plan as JSON",
+		Args:  cobra.ExactArgs(1),
+		RunE:  notImplemented(6),
+	}
+	plan.Flags().StringVar(&lang, "lang", "hcl", "language of the module: hcl or cue")
+	plan.Flags().StringArrayVar(&vars, "var", nil, "set an input variable, as name=value (repeatable)")
+	plan.Flags().StringArrayVar(&varFiles, "var-file", nil, "read input variables from a .tfvars file (repeatable)")
+	plan.Flags().StringVar(&mocks, "mocks", "", "mock provider file in OpenTofu's test syntax")
+
+	verify := &cobra.Command{
+		Use:   "verify [--var-file F] [--mocks F] DIR [CUE_DIR]",
+		Short: "Check that the HCL module in DIR and its CUE form plan the same changes",
+		Long: `verify plans the HCL module in DIR and its CUE form (CUE_DIR, or a fresh
+conversion) with the same inputs and mocks, and compares the plans.
+Exit status: 0 when the plans are equal, 1 when they differ, 2 on error.`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: notImplemented(7),
+	}
+	verify.Flags().StringArrayVar(&varFiles, "var-file", nil, "read input variables from a .tfvars file (repeatable)")
+	verify.Flags().StringVar(&mocks, "mocks", "", "mock provider file in OpenTofu's test syntax")
+
+	root.CompletionOptions.HiddenDefaultCmd = true
+	root.AddCommand(convert, plan, verify)
+	return root
+}
+
+// notImplemented is the body of a subcommand whose issue is still open.
+func notImplemented(issue int) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		return &exitError{code: ExitError, err: fmt.Errorf("%s: %w (issue %d)", cmd.Name(), errNotImplemented, issue)}
+	}
+}

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Output formats of tofulint.
+const (
+	formatText = "text"
+	formatJSON = "json"
+)
+
+var formats = []string{formatText, formatJSON}
+
+// sortDiagnostics orders diags by file and start position; diagnostics
+// without a subject come first. The order among equal positions is kept.
+func sortDiagnostics(diags hcl.Diagnostics) {
+	slices.SortStableFunc(diags, func(a, b *hcl.Diagnostic) int {
+		switch {
+		case a.Subject == nil && b.Subject == nil:
+			return 0
+		case a.Subject == nil:
+			return -1
+		case b.Subject == nil:
+			return 1
+		}
+		return cmp.Or(
+			cmp.Compare(a.Subject.Filename, b.Subject.Filename),
+			cmp.Compare(a.Subject.Start.Byte, b.Subject.Start.Byte),
+		)
+	})
+}
+
+// writeText prints diags the way tofu validate does: severity and summary,
+// the file and line with a source snippet from files, then the detail.
+func writeText(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics) error {
+	dw := hcl.NewDiagnosticTextWriter(w, files, 0, false)
+	for _, d := range diags {
+		if err := dw.WriteDiagnostic(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonReport is the JSON output of tofulint: issues found by rules and
+// errors from loading the modules.
+type jsonReport struct {
+	Issues []jsonIssue `json:"issues"`
+	Errors []jsonError `json:"errors"`
+}
+
+// jsonIssue is a rule finding. No rule exists yet, so the list is always
+// empty; the fields are those of the JSON contract in DESIGN.md.
+type jsonIssue struct {
+	Rule     string     `json:"rule"`
+	Severity string     `json:"severity"`
+	Message  string     `json:"message"`
+	Detail   string     `json:"detail"`
+	Range    *jsonRange `json:"range"`
+	Fixable  bool       `json:"fixable"`
+}
+
+// jsonError is a diagnostic from loading a module.
+type jsonError struct {
+	Severity string     `json:"severity"`
+	Summary  string     `json:"summary"`
+	Detail   string     `json:"detail"`
+	Range    *jsonRange `json:"range"`
+}
+
+type jsonRange struct {
+	Filename string  `json:"filename"`
+	Start    jsonPos `json:"start"`
+	End      jsonPos `json:"end"`
+}
+
+type jsonPos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+func severityName(s hcl.DiagnosticSeverity) string {
+	switch s {
+	case hcl.DiagError:
+		return "error"
+	case hcl.DiagWarning:
+		return "warning"
+	default:
+		return fmt.Sprintf("severity(%d)", s)
+	}
+}
+
+func toJSONRange(r *hcl.Range) *jsonRange {
+	if r == nil {
+		return nil
+	}
+	return &jsonRange{
+		Filename: r.Filename,
+		Start:    jsonPos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
+		End:      jsonPos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte},
+	}
+}
+
+// writeJSON prints one JSON document with every diagnostic in errors.
+func writeJSON(w io.Writer, diags hcl.Diagnostics) error {
+	report := jsonReport{Issues: []jsonIssue{}, Errors: []jsonError{}}
+	for _, d := range diags {
+		report.Errors = append(report.Errors, jsonError{
+			Severity: severityName(d.Severity),
+			Summary:  d.Summary,
+			Detail:   d.Detail,
+			Range:    toJSONRange(d.Subject),
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(report)
+}
