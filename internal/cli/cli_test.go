@@ -91,6 +91,11 @@ func TestExpandPaths(t *testing.T) {
 			err:   "no such file or directory",
 		},
 		{
+			name:  "directory without configuration files",
+			paths: []string{j("b")},
+			err:   "not a module directory",
+		},
+		{
 			name:  "not a configuration file",
 			paths: []string{j("b", "README.md")},
 			err:   "not a configuration file",
@@ -191,6 +196,7 @@ func TestTofulintExitStatus(t *testing.T) {
 		{name: "pattern with clean modules", args: []string{j("mixed", "good") + "/...", j("clean")}, code: ExitOK},
 		{name: "missing path", args: []string{j("nope")}, code: ExitError, stderr: []string{"tofulint: ", "no such file or directory"}},
 		{name: "pattern without modules", args: []string{j("notes") + "/..."}, code: ExitError, stderr: []string{"no module directory"}},
+		{name: "directory of modules without ...", args: []string{j("mixed")}, code: ExitError, stderr: []string{"not a module directory", j("mixed", "...") + " lints"}},
 		{name: "unknown flag", args: []string{"--nope", j("clean")}, code: ExitError, stderr: []string{"unknown flag: --nope", "tofulint --help"}},
 		{name: "unknown format", args: []string{"--format", "xml", j("clean")}, code: ExitError, stderr: []string{`invalid --format "xml"`}},
 		{name: "help", args: []string{"--help"}, code: ExitOK, stdout: []string{"Usage:\n  tofulint [flags] [PATH ...]", "--format", "--recursive", "DIR/..."}},

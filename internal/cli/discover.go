@@ -25,9 +25,9 @@ type target struct {
 // without duplicates. A directory is a module directory; a file is the one
 // file of the module in its directory; "DIR/..." (or any directory when
 // recursive is set) stands for every module directory at or below DIR.
-// No path means ".". A path that does not exist, a file that is not a
-// configuration file and a recursive path with no module below it are
-// errors.
+// No path means ".". A path that does not exist, a directory without
+// configuration files, a file that is not a configuration file and a
+// recursive path with no module below it are errors.
 func expandPaths(paths []string, recursive bool) ([]target, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -61,6 +61,9 @@ func expandPaths(paths []string, recursive bool) ([]target, error) {
 				add(target{dir: d})
 			}
 		case fi.IsDir():
+			if !config.IsModuleDir(root) {
+				return nil, fmt.Errorf("%s: not a module directory: no .tf, .tf.json, .tofu or .tofu.json file in it (%s lints the module directories below it)", p, filepath.Join(root, "..."))
+			}
 			add(target{dir: filepath.Clean(root)})
 		default:
 			if !isConfigFileName(fi.Name()) {

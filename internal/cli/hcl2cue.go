@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -68,6 +69,8 @@ Exit status: 0 when the plans are equal, 1 when they differ, 2 on error.`,
 	root.AddCommand(convert, plan, verify)
 	return root
 }
+
+var errNotImplemented = errors.New("not implemented yet")
 
 // notImplemented is the body of a subcommand whose issue is still open.
 func notImplemented(issue int) func(*cobra.Command, []string) error {

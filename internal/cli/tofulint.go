@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -101,5 +100,3 @@ func onlyFile(diags hcl.Diagnostics, file string) hcl.Diagnostics {
 	}
 	return kept
 }
-
-var errNotImplemented = errors.New("not implemented yet")
