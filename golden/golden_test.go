@@ -266,9 +266,10 @@ func TestRunUpdate(t *testing.T) {
 		return map[string]string{"upper": strings.ToUpper(in), "added": "5"}
 	}
 
+	saved := *update
 	*update = true
 	Run(t, dir, fn)
-	*update = false
+	*update = saved // keep the -update the whole package was run with
 
 	data, err := os.ReadFile(p)
 	if err != nil {
