@@ -85,7 +85,7 @@ func BenchmarkLoadCorpus(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		for _, dir := range dirs {
-			Load(dir)
+			_, _ = Load(dir)
 		}
 	}
 }

@@ -84,10 +84,6 @@ func IsModuleDir(dir string) bool {
 	return !diags.HasErrors() && len(p)+len(o) > 0
 }
 
-// configSuffixes are the file name endings of configuration files. The .tofu
-// forms win over the .tf forms of the same base name.
-var configSuffixes = []string{".tf", ".tf.json", ".tofu", ".tofu.json"}
-
 // fileSuffix returns the configuration suffix of name, or "".
 func fileSuffix(name string) string {
 	for _, s := range []string{".tf.json", ".tofu.json", ".tf", ".tofu"} {

@@ -140,10 +140,10 @@ func (v *Variable) merge(d *decoder, o *Variable) {
 	if o.descriptionSet {
 		v.Description, v.descriptionSet = o.Description, true
 	}
-	if o.DefaultExpr != nil {
+	defaultChanged, typeChanged := o.DefaultExpr != nil, o.TypeExpr != nil
+	if defaultChanged {
 		v.Default, v.DefaultExpr = o.Default, o.DefaultExpr
 	}
-	typeChanged := o.TypeExpr != nil
 	if typeChanged {
 		v.Type, v.TypeDefaults, v.TypeExpr = o.Type, o.TypeDefaults, o.TypeExpr
 	}
@@ -165,13 +165,13 @@ func (v *Variable) merge(d *decoder, o *Variable) {
 	if len(o.Validations) > 0 {
 		v.Validations = o.Validations
 	}
-	if !typeChanged || v.DefaultExpr == nil || o.DefaultExpr != nil {
-		return // an overridden default was checked against its own file's type already
+	if v.DefaultExpr == nil || (defaultChanged && typeChanged) || (!defaultChanged && !typeChanged) {
+		return // the default was checked against the type beside it already
 	}
-	// The type changed but the default did not: the base default must
-	// still conform, or the override made the module invalid.
+	// One of type and default comes from the override and the other from
+	// the base: the combination must still conform.
 	val, diags := v.DefaultExpr.Value(nil)
-	if diags.HasErrors() {
+	if diags.HasErrors() || val.IsNull() {
 		return
 	}
 	if v.TypeDefaults != nil {
@@ -179,7 +179,11 @@ func (v *Variable) merge(d *decoder, o *Variable) {
 	}
 	converted, err := convert.Convert(val, v.Type)
 	if err != nil {
-		d.errorf(o.Decl, "Invalid default value for variable", "Overriding this variable's type constraint has made its default value invalid: %s.", describeConversionError(err))
+		what := "This variable's default value is not compatible with its overridden type constraint"
+		if defaultChanged {
+			what = "The overridden default value for this variable is not compatible with the variable's type constraint"
+		}
+		d.errorf(o.Decl, "Invalid default value for variable", "%s: %s.", what, describeConversionError(err))
 		v.Default = cty.DynamicVal
 		return
 	}

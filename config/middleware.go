@@ -39,15 +39,15 @@ func (d *decoder) decodeMiddleware(block *hcl.Block) *Middleware {
 	content := d.content(block.Body, middlewareSchema)
 	if attr, ok := content.Attributes["command"]; ok {
 		m.Command = attr.Expr
-		d.checkConstantType(attr, cty.String, "a string")
+		d.checkConstantType(attr, cty.String)
 	}
 	if attr, ok := content.Attributes["args"]; ok {
 		m.Args = attr.Expr
-		d.checkConstantType(attr, cty.List(cty.String), "a list of strings")
+		d.checkConstantType(attr, cty.List(cty.String))
 	}
 	if attr, ok := content.Attributes["env"]; ok {
 		m.Env = attr.Expr
-		d.checkConstantType(attr, cty.Map(cty.String), "a map of strings")
+		d.checkConstantType(attr, cty.Map(cty.String))
 	}
 	if attr, ok := content.Attributes["metadata_key"]; ok {
 		d.decodeValue(attr, &m.MetadataKey)
@@ -60,7 +60,7 @@ func (d *decoder) decodeMiddleware(block *hcl.Block) *Middleware {
 
 // checkConstantType reports an argument whose value, where it can be known
 // without evaluation, cannot convert to ty.
-func (d *decoder) checkConstantType(attr *hcl.Attribute, ty cty.Type, noun string) {
+func (d *decoder) checkConstantType(attr *hcl.Attribute, ty cty.Type) {
 	if len(attr.Expr.Variables()) > 0 {
 		return
 	}
@@ -69,7 +69,7 @@ func (d *decoder) checkConstantType(attr *hcl.Attribute, ty cty.Type, noun strin
 		return
 	}
 	if _, err := convert.Convert(val, ty); err != nil {
-		d.errorf(attr.Expr.Range(), "Incorrect attribute value type", "Inappropriate value for attribute %q: %s required.", attr.Name, noun)
+		d.errorf(attr.Expr.Range(), "Incorrect attribute value type", "Inappropriate value for attribute %q: %s.", attr.Name, describeConversionError(err))
 	}
 }
 

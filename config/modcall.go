@@ -108,7 +108,7 @@ func (d *decoder) decodeModuleCall(block *hcl.Block) *ModuleCall {
 			d.errorf(b.TypeRange, "Reserved block type name in module block", "The block type name %q is reserved for use by OpenTofu in a future version.", b.Type)
 		}
 	}
-	d.checkRepetition(countRng, enabledRng, forEachRng, "module")
+	d.checkRepetition(countRng, enabledRng, forEachRng, "module instances")
 	return mc
 }
 

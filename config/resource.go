@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -194,7 +193,7 @@ func (d *decoder) decodeResource(block *hcl.Block, mode ResourceMode) *Resource 
 		}
 	}
 
-	d.checkRepetition(countRng, enabledRng, forEachRng, "resource")
+	d.checkRepetition(countRng, enabledRng, forEachRng, [...]string{"resources", "data sources", "ephemeral resources"}[mode])
 	d.checkDestroyProvisionerRefs(r)
 	d.checkSelfReferences(r)
 	d.checkReplaceTriggeredBy(r)
@@ -221,16 +220,14 @@ func (d *decoder) checkRepetition(countRng, enabledRng, forEachRng hcl.Range, no
 	for i, a := range set {
 		names[i] = a.name
 	}
-	var list string
-	if len(names) == 2 {
-		list = names[0] + " and " + names[1]
-	} else {
-		list = strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	list := names[0] + " and " + names[1]
+	if len(names) == 3 {
+		list = names[0] + ", " + names[1] + ", and " + names[2]
 	}
 	sort.SliceStable(set, func(i, j int) bool { return set[i].rng.Start.Byte < set[j].rng.Start.Byte })
 	subject := hcl.RangeBetween(set[0].rng, set[len(set)-1].rng)
 	d.errorf(subject, "Invalid combination of "+list,
-		"The %s meta-arguments are mutually-exclusive. Only one should be used to be explicit about the number of %s instances to be created.", list, noun)
+		"The %s meta-arguments are mutually-exclusive. Only one may be used to be explicit about the number of %s to be created.", list, noun)
 }
 
 var (

@@ -214,7 +214,7 @@ func (d *decoder) warnUnusedDefaultAttrs(val cty.Value, expr hcl.Expression, ty 
 				d.warnf(rng, "Object attribute is ignored", "%s does not include an attribute named %q, so this definition is unused.", noun, name)
 				continue
 			}
-			var sub hcl.Expression = expr
+			sub := expr
 			if item != nil {
 				sub = item.ValueExpr
 			}
