@@ -3,12 +3,15 @@ package config
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
 )
 
 // corpusModuleDirs lists every module directory of the corpus: every
@@ -86,6 +89,33 @@ func BenchmarkLoadCorpus(b *testing.B) {
 	for b.Loop() {
 		for _, dir := range dirs {
 			_, _ = Load(dir)
+		}
+	}
+}
+
+// BenchmarkParseCorpus is the baseline for BenchmarkLoadCorpus: it only
+// reads and parses the same files with hclparse, without decoding them.
+// The ratio of the two is the cost of decoding, checking and merging.
+func BenchmarkParseCorpus(b *testing.B) {
+	dirs := corpusModuleDirs(b)
+	var paths []string
+	for _, dir := range dirs {
+		p, o, _ := ModuleFiles(dir)
+		paths = append(append(paths, p...), o...)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		parser := hclparse.NewParser()
+		for _, path := range paths {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if strings.HasSuffix(path, ".json") {
+				_, _ = parser.ParseJSON(src, path)
+			} else {
+				_, _ = parser.ParseHCL(src, path)
+			}
 		}
 	}
 }
