@@ -22,32 +22,16 @@ func (l *loader) addFile(f *file) {
 		m.Language = lang
 	}
 	for _, v := range f.variables {
-		if prev, dup := m.Variables[v.Name]; dup {
-			d.errorf(v.Decl, "Duplicate variable declaration", "A variable named %q was already declared at %s. Variable names must be unique within a module.", v.Name, prev.Decl)
-			continue
-		}
-		m.Variables[v.Name] = v
+		addUnique(d, m.Variables, v.Name, v, "Duplicate variable declaration", "A variable named %q was already declared at %s. Variable names must be unique within a module.")
 	}
 	for _, lv := range f.locals {
-		if prev, dup := m.Locals[lv.Name]; dup {
-			d.errorf(lv.NameRange, "Duplicate local value definition", "A local value named %q was already defined at %s. Local value names must be unique within a module.", lv.Name, prev.NameRange)
-			continue
-		}
-		m.Locals[lv.Name] = lv
+		addUnique(d, m.Locals, lv.Name, lv, "Duplicate local value definition", "A local value named %q was already defined at %s. Local value names must be unique within a module.")
 	}
 	for _, o := range f.outputs {
-		if prev, dup := m.Outputs[o.Name]; dup {
-			d.errorf(o.Decl, "Duplicate output definition", "An output named %q was already defined at %s. Output names must be unique within a module.", o.Name, prev.Decl)
-			continue
-		}
-		m.Outputs[o.Name] = o
+		addUnique(d, m.Outputs, o.Name, o, "Duplicate output definition", "An output named %q was already defined at %s. Output names must be unique within a module.")
 	}
 	for _, mc := range f.moduleCalls {
-		if prev, dup := m.ModuleCalls[mc.Name]; dup {
-			d.errorf(mc.Decl, "Duplicate module call", "A module call named %q was already defined at %s. Module calls must have unique names within a module.", mc.Name, prev.Decl)
-			continue
-		}
-		m.ModuleCalls[mc.Name] = mc
+		addUnique(d, m.ModuleCalls, mc.Name, mc, "Duplicate module call", "A module call named %q was already defined at %s. Module calls must have unique names within a module.")
 	}
 	addResources(d, m.ManagedResources, f.managed, "resource %q", "A %s resource named %q")
 	addResources(d, m.DataResources, f.data, "data %q", "A %s data resource named %q")
@@ -79,12 +63,19 @@ func (l *loader) addFile(f *file) {
 		m.Checks[c.Name] = c
 	}
 	for _, mw := range f.middleware {
-		if prev, dup := m.Middleware[mw.Name]; dup {
-			d.errorf(mw.Decl, "Duplicate middleware block", "A middleware block named %q was already defined at %s. Middleware names must be unique within a module.", mw.Name, prev.Decl)
-			continue
-		}
-		m.Middleware[mw.Name] = mw
+		addUnique(d, m.Middleware, mw.Name, mw, "Duplicate middleware block", "A middleware block named %q was already defined at %s. Middleware names must be unique within a module.")
 	}
+}
+
+// addUnique adds a named declaration to its map, or reports it as a
+// duplicate of the one already there. detail takes the name and the range
+// of the first declaration.
+func addUnique[T Declaration](d *decoder, into map[string]T, name string, decl T, summary, detail string) {
+	if prev, dup := into[name]; dup {
+		d.errorf(decl.DeclRange(), summary, detail, name, prev.DeclRange())
+		return
+	}
+	into[name] = decl
 }
 
 func addResources(d *decoder, into map[string]*Resource, rs []*Resource, summary, detail string) {
