@@ -150,6 +150,25 @@ func TestExpandPathsDefaultsToCurrentDirectory(t *testing.T) {
 }
 
 // run runs tofulint with args and returns the exit status and outputs.
+// checkRun checks a command's exit status and that its output contains each
+// of the wanted strings.
+func checkRun(t *testing.T, code int, stdout, stderr string, wantCode int, wantStdout, wantStderr []string) {
+	t.Helper()
+	if code != wantCode {
+		t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, wantCode, stdout, stderr)
+	}
+	for _, s := range wantStdout {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("stdout does not contain %q:\n%s", s, stdout)
+		}
+	}
+	for _, s := range wantStderr {
+		if !strings.Contains(stderr, s) {
+			t.Errorf("stderr does not contain %q:\n%s", s, stderr)
+		}
+	}
+}
+
 func run(t *testing.T, cmd func([]string, *bytes.Buffer, *bytes.Buffer) int, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
@@ -205,19 +224,7 @@ func TestTofulintExitStatus(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := run(t, tofulint, tt.args...)
-			if code != tt.code {
-				t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
-			}
-			for _, s := range tt.stdout {
-				if !strings.Contains(stdout, s) {
-					t.Errorf("stdout does not contain %q:\n%s", s, stdout)
-				}
-			}
-			for _, s := range tt.stderr {
-				if !strings.Contains(stderr, s) {
-					t.Errorf("stderr does not contain %q:\n%s", s, stderr)
-				}
-			}
+			checkRun(t, code, stdout, stderr, tt.code, tt.stdout, tt.stderr)
 			if tt.code == ExitOK && len(tt.stdout) == 0 && stdout != "" {
 				t.Errorf("a clean run printed:\n%s", stdout)
 			}
@@ -312,19 +319,7 @@ func TestHcl2cue(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := run(t, hcl2cue, tt.args...)
-			if code != tt.code {
-				t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
-			}
-			for _, s := range tt.stdout {
-				if !strings.Contains(stdout, s) {
-					t.Errorf("stdout does not contain %q:\n%s", s, stdout)
-				}
-			}
-			for _, s := range tt.stderr {
-				if !strings.Contains(stderr, s) {
-					t.Errorf("stderr does not contain %q:\n%s", s, stderr)
-				}
-			}
+			checkRun(t, code, stdout, stderr, tt.code, tt.stdout, tt.stderr)
 		})
 	}
 }
