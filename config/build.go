@@ -65,6 +65,7 @@ func (l *loader) addFile(f *file) {
 	for _, mw := range f.middleware {
 		addUnique(d, m.Middleware, mw.Name, mw, "Duplicate middleware block", "A middleware block named %q was already defined at %s. Middleware names must be unique within a module.")
 	}
+	addFeatureBlocks(d, m, f.featureBlocks)
 }
 
 // addUnique adds a named declaration to its map, or reports it as a

@@ -12,18 +12,9 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
-)
 
-// sharedDir finds ../shared beside the repository (CI clones the repository
-// with shared/ beside it).
-func sharedDir(t testing.TB, sub string) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", sub)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("%s not found (it lives beside the repository): %v", dir, err)
-	}
-	return dir
-}
+	"github.com/tofucue/tofucue/internal/corpus"
+)
 
 // conformanceSkips are the cases that need more than loading one module
 // directory, with the reason. Each is reported as skipped, never as passed.
@@ -39,7 +30,7 @@ type conformanceCase struct {
 // TestConformance runs the loader over OpenTofu's own configuration test
 // files and prints the pass rate.
 func TestConformance(t *testing.T) {
-	root := sharedDir(t, filepath.Join("conformance", "opentofu-configs"))
+	root := corpus.Shared(t, filepath.Join("conformance", "opentofu-configs"))
 	var cases []conformanceCase
 	add := func(name string, run func(t *testing.T)) { cases = append(cases, conformanceCase{name, run}) }
 

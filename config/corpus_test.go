@@ -2,63 +2,32 @@ package config
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/tofucue/tofucue/internal/corpus"
 )
-
-// corpusModuleDirs lists every module directory of the corpus: every
-// directory that holds at least one configuration file.
-func corpusModuleDirs(t testing.TB) []string {
-	root := sharedDir(t, "corpus")
-	var dirs []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && IsModuleDir(path) {
-			dirs = append(dirs, path)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(dirs)
-	return dirs
-}
-
-// corpusNotModules are corpus directories that hold configuration files but
-// are not modules, with the reason. The loader must still report their
-// errors: a module built from them would be invalid.
-var corpusNotModules = map[string]string{
-	"GoogleCloudPlatform__cloud-foundation-fabric/tests/fixtures": "fixture files that the tests copy one at a time into other modules; together they declare the same resources twice, and OpenTofu rejects the directory as a module",
-}
 
 // TestCorpus loads every module directory of the real-module corpus. Each
 // is accepted by OpenTofu, so each must load with no errors.
 func TestCorpus(t *testing.T) {
-	dirs := corpusModuleDirs(t)
+	dirs := corpus.ModuleDirs(t)
 	start := time.Now()
-	root := sharedDir(t, "corpus")
 	failed, warnings, files, notModules := 0, 0, 0, 0
 	for _, dir := range dirs {
-		rel, _ := filepath.Rel(root, dir)
-		if reason, ok := corpusNotModules[filepath.ToSlash(rel)]; ok {
+		if dir.NotModule != "" {
 			notModules++
-			if _, diags := Load(dir); !diags.HasErrors() {
-				t.Errorf("%s: want errors (%s), got none", rel, reason)
+			if _, diags := Load(dir.Path); !diags.HasErrors() {
+				t.Errorf("%s: want errors (%s), got none", dir.Rel, dir.NotModule)
 			}
 			continue
 		}
-		m, diags := Load(dir)
+		m, diags := Load(dir.Path)
 		if m != nil {
 			files += len(m.Files)
 		}
@@ -84,11 +53,11 @@ func TestCorpus(t *testing.T) {
 
 // BenchmarkLoadCorpus measures loading the whole corpus once per iteration.
 func BenchmarkLoadCorpus(b *testing.B) {
-	dirs := corpusModuleDirs(b)
+	dirs := corpus.ModuleDirs(b)
 	b.ResetTimer()
 	for b.Loop() {
 		for _, dir := range dirs {
-			_, _ = Load(dir)
+			_, _ = Load(dir.Path)
 		}
 	}
 }
@@ -97,10 +66,10 @@ func BenchmarkLoadCorpus(b *testing.B) {
 // reads and parses the same files with hclparse, without decoding them.
 // The ratio of the two is the cost of decoding, checking and merging.
 func BenchmarkParseCorpus(b *testing.B) {
-	dirs := corpusModuleDirs(b)
+	dirs := corpus.ModuleDirs(b)
 	var paths []string
 	for _, dir := range dirs {
-		p, o, _ := ModuleFiles(dir)
+		p, o, _ := ModuleFiles(dir.Path)
 		paths = append(append(paths, p...), o...)
 	}
 	b.ResetTimer()

@@ -35,6 +35,8 @@ type file struct {
 
 	checks     []*Check
 	middleware []*Middleware
+
+	featureBlocks []*FeatureBlock
 }
 
 // decoder decodes the blocks of one file and gathers their diagnostics.
@@ -118,15 +120,17 @@ var topLevelSchema = &hcl.BodySchema{
 		{Type: "import"},
 		{Type: "removed"},
 		{Type: "check", LabelNames: []string{"name"}},
-		{Type: "middleware", LabelNames: []string{"name"}},
 	},
 }
 
-func (d *decoder) decodeFile(body hcl.Body) *file {
+// decodeFile decodes a file's top-level blocks. schema is topLevelSchema with
+// the block types of the registry's features.
+func (d *decoder) decodeFile(body hcl.Body, schema *hcl.BodySchema) *file {
 	f := &file{path: d.path, override: d.override}
 	d.checkVersionRequirements(body)
 
-	content := d.content(body, topLevelSchema)
+	reg := d.opts.registry()
+	content := d.content(body, schema)
 	for _, block := range content.Blocks {
 		switch block.Type {
 		case "terraform":
@@ -167,8 +171,15 @@ func (d *decoder) decodeFile(body hcl.Body) *file {
 			}
 		case "check":
 			f.checks = append(f.checks, d.decodeCheck(block))
-		case "middleware":
-			f.middleware = append(f.middleware, d.decodeMiddleware(block))
+		default:
+			feature, ok := reg.ForBlock(block.Type)
+			if !ok {
+				break // not in the schema
+			}
+			if block.Type == "middleware" {
+				f.middleware = append(f.middleware, d.decodeMiddleware(block))
+			}
+			f.featureBlocks = append(f.featureBlocks, d.decodeFeatureBlock(feature, block))
 		}
 	}
 	return f

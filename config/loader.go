@@ -10,16 +10,16 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/tofucue/tofucue/features"
 )
 
 // Options adjust how a module is loaded. The zero value loads the way the
 // current OpenTofu release does.
 type Options struct {
-	// Experiments lists the experiment keywords that a
-	// language { experiments = [...] } argument may name. Any other keyword
-	// is an "Unknown experiment keyword" error; OpenTofu itself currently
-	// knows none.
-	Experiments []string
+	// Features is the registry of opt-in features and language editions
+	// that the module may use; nil means features.Default.
+	Features *features.Registry
 }
 
 // Load reads the module in dir with the default options.
@@ -54,7 +54,9 @@ func LoadFile(path string, opts Options) (*Module, hcl.Diagnostics) {
 }
 
 func loadPaths(dir string, primary, override []string, opts Options) (*Module, hcl.Diagnostics) {
-	l := &loader{opts: opts, parser: hclparse.NewParser(), mod: newModule(dir)}
+	reg := opts.registry()
+	l := &loader{opts: opts, parser: hclparse.NewParser(), mod: newModule(dir), schema: topLevelSchemaFor(reg)}
+	l.mod.registry = reg
 	l.mod.PrimaryPaths, l.mod.OverridePaths = primary, override
 
 	var primaries, overrides []*file
@@ -74,6 +76,7 @@ func loadPaths(dir string, primary, override []string, opts Options) (*Module, h
 	for _, f := range overrides {
 		l.mergeFile(f)
 	}
+	l.resolveFeatures()
 	l.checkModule()
 	return l.mod, finalize(l.diags)
 }
@@ -146,6 +149,9 @@ type loader struct {
 	parser *hclparse.Parser
 	mod    *Module
 	diags  hcl.Diagnostics
+	// schema is the top-level schema of a file, with the feature blocks of
+	// the registry.
+	schema *hcl.BodySchema
 }
 
 func (l *loader) report(diags ...*hcl.Diagnostic) { l.diags = append(l.diags, diags...) }
@@ -175,7 +181,7 @@ func (l *loader) loadFile(path string, override bool) *file {
 	}
 	l.mod.Files[path] = f
 	d := &decoder{path: path, override: override, opts: &l.opts}
-	out := d.decodeFile(f.Body)
+	out := d.decodeFile(f.Body, l.schema)
 	l.report(d.diags...)
 	return out
 }

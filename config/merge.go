@@ -112,6 +112,7 @@ func (l *loader) mergeFile(f *file) {
 		}
 		base.SendSensitive = base.SendSensitive || mw.SendSensitive
 	}
+	mergeFeatureBlocks(d, m, f.featureBlocks)
 }
 
 func mergeTerraform(base, o *Terraform) {
@@ -385,4 +386,30 @@ func mergeContent(base, over *hcl.BodyContent) *hcl.BodyContent {
 	}
 	out.Blocks = append(out.Blocks, over.Blocks...)
 	return out
+}
+
+// joinedBody is the body of a block with "_" escape blocks: their arguments
+// join the block's own. It keeps its parts, for tools that walk the syntax.
+type joinedBody struct {
+	hcl.Body
+	parts []hcl.Body
+}
+
+func joinBodies(parts ...hcl.Body) hcl.Body {
+	return &joinedBody{Body: hcl.MergeBodies(parts), parts: parts}
+}
+
+// BodyParts returns the bodies that a body the loader built is made of: for
+// a block that an override file changes, the base body and then the
+// override's; for a block with "_" escape blocks, the block's own body and
+// then theirs. Any other body is returned alone. The parts may themselves be
+// made of parts.
+func BodyParts(b hcl.Body) []hcl.Body {
+	switch b := b.(type) {
+	case *mergedBody:
+		return []hcl.Body{b.base, b.over}
+	case *joinedBody:
+		return b.parts
+	}
+	return []hcl.Body{b}
 }

@@ -103,7 +103,7 @@ func (d *decoder) decodeModuleCall(block *hcl.Block) *ModuleCall {
 				continue
 			}
 			seenEscape = b
-			mc.Config = hcl.MergeBodies([]hcl.Body{mc.Config, b.Body})
+			mc.Config = joinBodies(mc.Config, b.Body)
 		default:
 			d.errorf(b.TypeRange, "Reserved block type name in module block", "The block type name %q is reserved for use by OpenTofu in a future version.", b.Type)
 		}

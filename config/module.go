@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tofucue/tofucue/features"
 )
 
 // Module is one loaded module directory, with the override files merged in.
@@ -45,6 +47,13 @@ type Module struct {
 
 	Checks     map[string]*Check
 	Middleware map[string]*Middleware
+
+	// FeatureBlocks holds the top-level blocks of opt-in features' types,
+	// keyed by block type and then by name. middleware blocks are here too.
+	FeatureBlocks map[string]map[string]*FeatureBlock
+
+	registry *features.Registry
+	active   features.Set
 }
 
 func newModule(dir string) *Module {
@@ -62,6 +71,7 @@ func newModule(dir string) *Module {
 		ProviderConfigs:    map[string]*Provider{},
 		Checks:             map[string]*Check{},
 		Middleware:         map[string]*Middleware{},
+		FeatureBlocks:      map[string]map[string]*FeatureBlock{},
 	}
 }
 
@@ -132,7 +142,7 @@ func (m *Module) BlockCount(blockType string) int {
 	case "middleware":
 		return len(m.Middleware)
 	}
-	return 0
+	return len(m.FeatureBlocks[blockType])
 }
 
 // Declaration is what every named top-level declaration has in common.

@@ -122,7 +122,7 @@ func (d *decoder) decodeProvider(block *hcl.Block) *Provider {
 				continue
 			}
 			escape = b
-			p.Config = hcl.MergeBodies([]hcl.Body{p.Config, b.Body})
+			p.Config = joinBodies(p.Config, b.Body)
 		default:
 			d.errorf(b.TypeRange, "Reserved block type name in provider block", "The block type name %q is reserved for use by OpenTofu in a future version.", b.Type)
 		}

@@ -187,7 +187,7 @@ func (d *decoder) decodeResource(block *hcl.Block, mode ResourceMode) *Resource 
 				continue
 			}
 			seenEscape = b
-			r.Config = hcl.MergeBodies([]hcl.Body{r.Config, b.Body})
+			r.Config = joinBodies(r.Config, b.Body)
 		default:
 			d.errorf(b.TypeRange, fmt.Sprintf("Reserved block type name in %s block", mode.BlockType()), "The block type name %q is reserved for use by OpenTofu in a future version.", b.Type)
 		}
@@ -387,7 +387,7 @@ func (d *decoder) decodeProvisioner(block *hcl.Block) *Provisioner {
 				continue
 			}
 			seenEscape = b
-			p.Config = hcl.MergeBodies([]hcl.Body{p.Config, b.Body})
+			p.Config = joinBodies(p.Config, b.Body)
 		default:
 			d.errorf(b.TypeRange, "Reserved block type name in provisioner block", "The block type name %q is reserved for use by OpenTofu in a future version.", b.Type)
 		}

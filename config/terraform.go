@@ -3,13 +3,14 @@ package config
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	goversion "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tofucue/tofucue/features"
 )
 
 // Terraform is the module's terraform blocks, combined.
@@ -81,16 +82,16 @@ type OpaqueBlock struct {
 }
 
 // Keyword is a bare keyword argument value with its range.
-type Keyword struct {
-	Name  string
-	Range hcl.Range
-}
+type Keyword = features.Keyword
 
 // Language is the module's language block.
 type Language struct {
-	// Edition is the edition keyword; empty when the block does not set one
-	// (which means the first edition).
-	Edition        Keyword
+	// Edition is the edition keyword; nil when the block does not name one
+	// (the module then has the default edition). A Name of "" means the
+	// argument is not a bare keyword.
+	Edition *Keyword
+	// Experiments are OpenTofu's own experiment keywords. They opt in to
+	// features exactly as terraform { experiments } does.
 	Experiments    []Keyword
 	CompatibleWith *VersionConstraint
 	DeclRange      hcl.Range
@@ -123,7 +124,7 @@ func (d *decoder) decodeTerraform(block *hcl.Block) *Terraform {
 		}
 	}
 	if attr, ok := content.Attributes["experiments"]; ok {
-		t.Experiments = d.decodeKeywordList(attr, "Invalid experiment keyword", `Elements of "experiments" must all be keywords naming language features.`)
+		t.Experiments = d.decodeKeywordList(attr, "Invalid experiment keyword", `Elements of "experiments" must all be keywords representing active experiments.`)
 	}
 	// The "language" argument belongs to OpenTofu's predecessor; OpenTofu
 	// accepts and ignores it, and so does this loader.
@@ -181,33 +182,13 @@ func (d *decoder) decodeLanguage(block *hcl.Block) *Language {
 	l := &Language{DeclRange: block.DefRange}
 	content := d.content(block.Body, languageSchema)
 
+	// The edition and the experiment keywords are checked with the rest of
+	// the module's opt-ins, in resolveFeatures.
 	if attr, ok := content.Attributes["edition"]; ok {
-		kw := hcl.ExprAsKeyword(attr.Expr)
-		l.Edition = Keyword{Name: kw, Range: attr.Expr.Range()}
-		switch {
-		case kw == "":
-			d.errorf(attr.Expr.Range(), "Invalid language edition",
-				`The "edition" argument expects a bare language edition keyword. OpenTofu %s supports only language edition %s, which is the default.`, LanguageVersion, FirstEdition)
-		case strings.HasPrefix(kw, "TF"):
-			d.errorf(attr.Expr.Range(), "Unsupported language edition",
-				"OpenTofu v%s does not support language edition %q. This module may be intended for use with other software.", LanguageVersion, kw)
-		case kw != FirstEdition:
-			rel := "different"
-			if kw > FirstEdition {
-				rel = "newer"
-			}
-			d.errorf(attr.Expr.Range(), "Unsupported language edition",
-				"OpenTofu v%s only supports language edition %s. This module requires a %s version of OpenTofu CLI.", LanguageVersion, FirstEdition, rel)
-		}
+		l.Edition = &Keyword{Name: hcl.ExprAsKeyword(attr.Expr), Range: attr.Expr.Range()}
 	}
-
 	if attr, ok := content.Attributes["experiments"]; ok {
 		l.Experiments = d.decodeKeywordList(attr, "Invalid experiment keyword", `Elements of "experiments" must all be keywords representing active experiments.`)
-		for _, kw := range l.Experiments {
-			if !slices.Contains(d.opts.Experiments, kw.Name) {
-				d.errorf(kw.Range, "Unknown experiment keyword", "There is no current experiment with the keyword %q.", kw.Name)
-			}
-		}
 	}
 
 	for _, inner := range content.Blocks {
