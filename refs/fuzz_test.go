@@ -1,0 +1,55 @@
+package refs
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tofucue/tofucue/config"
+)
+
+func writeFile(t *testing.T, dir, name, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FuzzParse parses arbitrary expressions, finds their references in a
+// module context and checks them. It must never panic, and every reference
+// must lie inside its traversal.
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{
+		"var.a", "symbols.lib.x", "resource.symbols.a.b[0]", `module.m["k"].out`, "aws_instance.web[1.5]",
+		"[for x in var.l : x if symbols.s.ok]", "template.x", "count", `data.x["y"]`, "self[0]", "a.b.c.d[*].e",
+		"middleware.m", "interface.i.x", `"${each.value}-${path.module}"`,
+	} {
+		f.Add(seed)
+	}
+	dir := f.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("resource \"symbols\" \"a\" {}\nsymbols \"lib\" {}\nvariable \"a\" {}\n"), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	m, diags := config.Load(dir)
+	if diags.HasErrors() {
+		f.Fatal(diags.Error())
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		expr, diags := hclsyntax.ParseExpression([]byte(text), "f.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			return
+		}
+		refs, _ := InExpr(expr, m)
+		for _, r := range refs {
+			whole := r.Traversal.SourceRange()
+			if r.Range.Start.Byte < whole.Start.Byte || r.Range.End.Byte > whole.End.Byte {
+				t.Fatalf("%s: subject range %v outside the traversal %v", text, r.Range, whole)
+			}
+			_ = Check(r, m)
+			_ = r.Subject.String()
+		}
+	})
+}
