@@ -94,3 +94,35 @@ func relFile(dir, filename string) string {
 	}
 	return filepath.ToSlash(ReplaceDir(filename, dir))
 }
+
+// Render writes diagnostics the way a terminal shows them (hcl's text
+// writer: summary, source snippet, detail), without wrapping, with file
+// names relative to dir. files are the parsed files the snippets come from,
+// keyed by path.
+func Render(dir string, files map[string]*hcl.File, diags hcl.Diagnostics) string {
+	if len(diags) == 0 {
+		return NoDiagnostics
+	}
+	rel := map[string]*hcl.File{}
+	for path, f := range files {
+		rel[relFile(dir, path)] = f
+	}
+	relRange := func(r *hcl.Range) *hcl.Range {
+		if r == nil {
+			return nil
+		}
+		c := *r
+		c.Filename = relFile(dir, c.Filename)
+		return &c
+	}
+	var b strings.Builder
+	w := hcl.NewDiagnosticTextWriter(&b, rel, 0, false)
+	for _, d := range diags {
+		c := *d
+		c.Subject, c.Context = relRange(d.Subject), relRange(d.Context)
+		if err := w.WriteDiagnostic(&c); err != nil {
+			return fmt.Sprintf("rendering failed: %v\n", err)
+		}
+	}
+	return b.String()
+}
