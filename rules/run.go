@@ -1,0 +1,137 @@
+package rules
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/refs"
+)
+
+// Config selects the rules that run and their severities. The zero value
+// runs every rule that is enabled by default, at its default severity.
+type Config struct {
+	// Rules holds the settings of the rules that the configuration names.
+	Rules map[string]RuleConfig
+	// DisabledByDefault runs only the rules that Rules enables.
+	DisabledByDefault bool
+	// Only, when not empty, runs exactly these rules (--only).
+	Only []string
+	// ReportUnusedIgnores reports ignore comments that silence nothing.
+	ReportUnusedIgnores bool
+}
+
+// RuleConfig is the configuration of one rule; nil fields keep the default.
+type RuleConfig struct {
+	Enabled  *bool
+	Severity *Severity
+}
+
+// Selected is a rule as the configuration leaves it.
+type Selected struct {
+	Rule *Rule
+	// Severity, when the configuration sets one, replaces the severity of
+	// every finding of the rule.
+	Severity Severity
+}
+
+// Select returns the rules that cfg runs, in registry order, or an error
+// naming every rule that cfg names and that does not exist.
+func (cfg Config) Select() ([]Selected, error) {
+	var errs []error
+	for name := range cfg.Rules {
+		if Lookup(name) == nil {
+			errs = append(errs, unknownRule(name))
+		}
+	}
+	for _, name := range cfg.Only {
+		if Lookup(name) == nil {
+			errs = append(errs, unknownRule(name))
+		}
+	}
+	if len(errs) > 0 {
+		slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
+		return nil, errors.Join(errs...)
+	}
+	var out []Selected
+	for _, r := range All() {
+		rc := cfg.Rules[r.Name]
+		on := r.Enabled && !cfg.DisabledByDefault
+		if rc.Enabled != nil {
+			on = *rc.Enabled
+		}
+		if len(cfg.Only) > 0 {
+			on = slices.Contains(cfg.Only, r.Name)
+		}
+		if !on {
+			continue
+		}
+		sel := Selected{Rule: r}
+		if rc.Severity != nil {
+			sel.Severity = *rc.Severity
+		}
+		out = append(out, sel)
+	}
+	return out, nil
+}
+
+func unknownRule(name string) error {
+	msg := fmt.Sprintf("unknown rule %q", name)
+	if s := closest(name); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return errors.New(msg)
+}
+
+// Run runs the selected rules over a loaded module and returns their
+// findings that no ignore comment silences, ordered by file and position.
+// loadDiags are the loader's diagnostics for the module.
+func Run(m *config.Module, loadDiags hcl.Diagnostics, selected []Selected, cfg Config) []Finding {
+	uses, _ := refs.InModule(m)
+	var findings []Finding
+	for _, s := range selected {
+		pass := &Pass{
+			Rule:            s.Rule,
+			Module:          m,
+			LoadDiagnostics: loadDiags,
+			References:      uses,
+			report: func(f Finding) {
+				if s.Severity != 0 {
+					f.Severity = s.Severity
+				}
+				findings = append(findings, f)
+			},
+		}
+		s.Rule.Check(pass)
+	}
+
+	igs := findIgnores(m.Files)
+	kept := findings[:0]
+	for i := range findings {
+		if !igs.silences(&findings[i]) {
+			kept = append(kept, findings[i])
+		}
+	}
+	if cfg.ReportUnusedIgnores {
+		kept = append(kept, igs.unused()...)
+	}
+	SortFindings(kept)
+	return kept
+}
+
+// SortFindings orders findings by file, position, rule and message.
+func SortFindings(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(
+			strings.Compare(a.Range.Filename, b.Range.Filename),
+			cmp.Compare(a.Range.Start.Byte, b.Range.Start.Byte),
+			strings.Compare(a.Rule, b.Rule),
+			strings.Compare(a.Message, b.Message),
+		)
+	})
+}
