@@ -176,6 +176,34 @@ func run(t *testing.T, cmd func([]string, *bytes.Buffer, *bytes.Buffer) int, arg
 	return code, out.String(), errOut.String()
 }
 
+// cliCase is one run of a command: its arguments, the exit status it must
+// give, and substrings its outputs must contain.
+type cliCase struct {
+	name   string
+	args   []string
+	code   int
+	stdout []string
+	stderr []string
+}
+
+// runCases runs each case as a subtest. A run that exits 0 and expects no
+// output must print nothing; stderr is for usage and I/O errors only.
+func runCases(t *testing.T, cmd func([]string, *bytes.Buffer, *bytes.Buffer) int, cases []cliCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, cmd, tt.args...)
+			checkRun(t, code, stdout, stderr, tt.code, tt.stdout, tt.stderr)
+			if tt.code == ExitOK && len(tt.stdout) == 0 && stdout != "" {
+				t.Errorf("a clean run printed:\n%s", stdout)
+			}
+			if tt.code != ExitError && stderr != "" {
+				t.Errorf("stderr without a usage or I/O error:\n%s", stderr)
+			}
+		})
+	}
+}
+
 func tofulint(args []string, out, errOut *bytes.Buffer) int { return Tofulint(args, out, errOut) }
 func hcl2cue(args []string, out, errOut *bytes.Buffer) int  { return Hcl2cue(args, out, errOut) }
 
@@ -190,13 +218,7 @@ func TestTofulintExitStatus(t *testing.T) {
 	})
 	j := func(parts ...string) string { return filepath.Join(append([]string{root}, parts...)...) }
 
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stdout []string // substrings
-		stderr []string
-	}{
+	tests := []cliCase{
 		{name: "clean module", args: []string{j("clean")}, code: ExitOK},
 		{
 			name: "module with an error shows it like tofu validate",
@@ -221,18 +243,7 @@ func TestTofulintExitStatus(t *testing.T) {
 		{name: "help", args: []string{"--help"}, code: ExitOK, stdout: []string{"Usage:\n  tofulint [flags] [PATH ...]", "--format", "--recursive", "DIR/..."}},
 		{name: "version", args: []string{"--version"}, code: ExitOK, stdout: []string{"tofulint version "}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := run(t, tofulint, tt.args...)
-			checkRun(t, code, stdout, stderr, tt.code, tt.stdout, tt.stderr)
-			if tt.code == ExitOK && len(tt.stdout) == 0 && stdout != "" {
-				t.Errorf("a clean run printed:\n%s", stdout)
-			}
-			if tt.code != ExitError && stderr != "" {
-				t.Errorf("stderr without a usage or I/O error:\n%s", stderr)
-			}
-		})
-	}
+	runCases(t, tofulint, tests)
 }
 
 func TestTofulintJSON(t *testing.T) {
@@ -299,13 +310,7 @@ func mapsKeys[V any](m map[string]V) func(func(string) bool) {
 
 func TestHcl2cue(t *testing.T) {
 	dir := t.TempDir()
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stdout []string
-		stderr []string
-	}{
+	tests := []cliCase{
 		{name: "convert", args: []string{"convert", "-o", "out", dir}, code: ExitError, stderr: []string{"hcl2cue: convert: not implemented yet (issue 5)"}},
 		{name: "plan", args: []string{"plan", "--lang", "cue", "--var", "a=b", dir}, code: ExitError, stderr: []string{"plan: not implemented yet (issue 6)"}},
 		{name: "verify", args: []string{"verify", dir}, code: ExitError, stderr: []string{"verify: not implemented yet (issue 7)"}},
@@ -316,12 +321,7 @@ func TestHcl2cue(t *testing.T) {
 		{name: "subcommand help", args: []string{"plan", "--help"}, code: ExitOK, stdout: []string{"--lang", "--var-file", "--mocks"}},
 		{name: "version", args: []string{"--version"}, code: ExitOK, stdout: []string{"hcl2cue version "}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := run(t, hcl2cue, tt.args...)
-			checkRun(t, code, stdout, stderr, tt.code, tt.stdout, tt.stderr)
-		})
-	}
+	runCases(t, hcl2cue, tests)
 }
 
 func TestVersionOf(t *testing.T) {
@@ -360,5 +360,60 @@ func TestVersionOf(t *testing.T) {
 				t.Errorf("versionOf = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// A module written before the symbols feature, with a reference that would
+// change meaning: one future_symbol_conflict warning.
+const conflictModule = `resource "symbols" "legacy" {}
+
+output "id" {
+  value = symbols.legacy.id
+}
+`
+
+func TestTofulintRules(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"conflict/main.tf": conflictModule,
+		"optin/main.tf":    "terraform {\n  experiments = [time_travel]\n}\n",
+		"ignored/main.tf":  "resource \"symbols\" \"legacy\" {}\n\noutput \"id\" {\n  value = symbols.legacy.id # tofulint-ignore: future_symbol_conflict\n}\n",
+	})
+	conflict := filepath.Join(root, "conflict")
+	tests := []cliCase{
+		{name: "a warning fails by default", args: []string{conflict}, code: ExitFindings, stdout: []string{
+			"Warning: symbols.legacy would change meaning with the symbols feature (future_symbol_conflict)",
+			"   4:   value = symbols.legacy.id",
+			`Suggested fix: Insert "resource.".`,
+		}},
+		{name: "minimum failure severity error", args: []string{"--minimum-failure-severity", "error", conflict}, code: ExitOK, stdout: []string{"(future_symbol_conflict)"}},
+		{name: "disabled rule", args: []string{"--disable-rule", "future_symbol_conflict", conflict}, code: ExitOK},
+		{name: "only another rule", args: []string{"--only", "symbol_reference", conflict}, code: ExitOK},
+		{name: "ignored by a comment", args: []string{filepath.Join(root, "ignored")}, code: ExitOK},
+		{name: "unused ignore reported", args: []string{"--report-unused-ignores", "--disable-rule", "future_symbol_conflict", filepath.Join(root, "ignored")}, code: ExitFindings, stdout: []string{"Unused ignore for future_symbol_conflict (unused_ignore)"}},
+		{name: "opt-in mistakes are feature_opt_in findings", args: []string{filepath.Join(root, "optin")}, code: ExitFindings, stdout: []string{"Error: Unknown experiment keyword (feature_opt_in)"}},
+		{name: "opt-in findings can be disabled", args: []string{"--disable-rule", "feature_opt_in", filepath.Join(root, "optin")}, code: ExitOK},
+		{name: "unknown rule", args: []string{"--only", "symbol_refrence", conflict}, code: ExitError, stderr: []string{`unknown rule "symbol_refrence" (did you mean "symbol_reference"?)`}},
+		{name: "unknown severity", args: []string{"--minimum-failure-severity", "fatal", conflict}, code: ExitError, stderr: []string{`unknown severity "fatal"`}},
+		{name: "list rules", args: []string{"--list-rules"}, code: ExitOK, stdout: []string{"RULE", "symbol_reference        error     enabled  yes", "feature_opt_in          error     enabled  no"}},
+	}
+	runCases(t, tofulint, tests)
+
+	code, stdout, _ := run(t, tofulint, "--format", "json", conflict)
+	if code != ExitFindings {
+		t.Errorf("json: exit status %d", code)
+	}
+	var doc struct {
+		Issues []struct {
+			Rule, Severity, Message string
+			Fixable                 bool
+			Range                   struct{ Filename string }
+		}
+		Errors []any
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Issues) != 1 || doc.Issues[0].Rule != "future_symbol_conflict" || doc.Issues[0].Severity != "warning" || !doc.Issues[0].Fixable || len(doc.Errors) != 0 {
+		t.Errorf("json: %+v", doc)
 	}
 }

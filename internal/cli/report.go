@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tofucue/tofucue/rules"
 )
 
 // Output formats of tofulint.
@@ -37,16 +39,44 @@ func sortDiagnostics(diags hcl.Diagnostics) {
 	})
 }
 
-// writeText prints diags the way tofu validate does: severity and summary,
-// the file and line with a source snippet from files, then the detail.
-func writeText(w io.Writer, files map[string]*hcl.File, diags hcl.Diagnostics) error {
+// writeText prints the loading diagnostics and the findings the way tofu
+// validate prints diagnostics: severity and summary (with the rule's name),
+// the file and line with a source snippet from files, then the detail; in
+// order of file and position.
+func writeText(w io.Writer, files map[string]*hcl.File, findings []rules.Finding, loadDiags hcl.Diagnostics) error {
+	all := slices.Clone(loadDiags)
+	for i := range findings {
+		all = append(all, findingDiagnostic(&findings[i]))
+	}
+	sortDiagnostics(all)
 	dw := hcl.NewDiagnosticTextWriter(w, files, 0, false)
-	for _, d := range diags {
+	for _, d := range all {
 		if err := dw.WriteDiagnostic(d); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// findingDiagnostic shows a finding as a diagnostic: errors as errors, the
+// rest as warnings, with the rule's name after the message (and "notice"
+// before it for notices).
+func findingDiagnostic(f *rules.Finding) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: f.Message + " (" + f.Rule + ")", Detail: f.Detail}
+	switch f.Severity {
+	case rules.Error:
+		d.Severity = hcl.DiagError
+	case rules.Notice:
+		d.Summary = "notice: " + d.Summary
+	}
+	if f.Range.Filename != "" {
+		rng := f.Range
+		d.Subject = &rng
+	}
+	if f.Fix != nil {
+		d.Detail += "\n\nSuggested fix: " + f.Fix.Description + "."
+	}
+	return d
 }
 
 // jsonReport is the JSON output of tofulint: issues found by rules and
@@ -56,8 +86,8 @@ type jsonReport struct {
 	Errors []jsonError `json:"errors"`
 }
 
-// jsonIssue is a rule finding. No rule exists yet, so the list is always
-// empty; the fields are those of the JSON contract in DESIGN.md.
+// jsonIssue is a rule finding, with the fields of the JSON contract in
+// DESIGN.md.
 type jsonIssue struct {
 	Rule     string     `json:"rule"`
 	Severity string     `json:"severity"`
@@ -109,10 +139,23 @@ func toJSONRange(r *hcl.Range) *jsonRange {
 	}
 }
 
-// writeJSON prints one JSON document with every diagnostic in errors.
-func writeJSON(w io.Writer, diags hcl.Diagnostics) error {
+// writeJSON prints one JSON document: the findings in issues and the
+// loading diagnostics in errors.
+func writeJSON(w io.Writer, findings []rules.Finding, loadDiags hcl.Diagnostics) error {
 	report := jsonReport{Issues: []jsonIssue{}, Errors: []jsonError{}}
-	for _, d := range diags {
+	for i := range findings {
+		f := &findings[i]
+		rng := f.Range
+		report.Issues = append(report.Issues, jsonIssue{
+			Rule:     f.Rule,
+			Severity: f.Severity.String(),
+			Message:  f.Message,
+			Detail:   f.Detail,
+			Range:    toJSONRange(&rng),
+			Fixable:  f.Fix != nil,
+		})
+	}
+	for _, d := range loadDiags {
 		report.Errors = append(report.Errors, jsonError{
 			Severity: severityName(d.Severity),
 			Summary:  d.Summary,
