@@ -142,9 +142,6 @@ func (r *Registry) ForSymbol(root string) (Feature, bool) {
 	return f, ok
 }
 
-// Editions lists the editions, the default first.
-func (r *Registry) Editions() []Edition { return slices.Clone(r.editions) }
-
 // DefaultEdition is the edition of a module that does not name one.
 func (r *Registry) DefaultEdition() Edition { return r.editions[0] }
 

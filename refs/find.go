@@ -188,7 +188,8 @@ type moduleWalker struct {
 	diags hcl.Diagnostics
 }
 
-// finder returns a finder whose findings add to the walker under in.
+// collect runs fill on a new finder and adds what it finds to the walker,
+// as written in the declaration in.
 func (w *moduleWalker) collect(in string, fill func(f *finder)) {
 	f := &finder{ctx: w.m}
 	fill(f)
