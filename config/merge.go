@@ -222,15 +222,7 @@ func (mc *ModuleCall) merge(o *ModuleCall) {
 	if o.VersionExpr != nil {
 		mc.VersionExpr = o.VersionExpr
 	}
-	if o.Count != nil {
-		mc.Count, mc.ForEach = o.Count, nil
-	}
-	if o.ForEach != nil {
-		mc.ForEach, mc.Count = o.ForEach, nil
-	}
-	if o.Enabled != nil {
-		mc.Enabled = o.Enabled
-	}
+	mc.Count, mc.ForEach, mc.Enabled = mergeRepetition(mc.Count, mc.ForEach, mc.Enabled, o.Count, o.ForEach, o.Enabled)
 	if o.DependsOn != nil {
 		mc.DependsOn = o.DependsOn
 	}
@@ -238,6 +230,21 @@ func (mc *ModuleCall) merge(o *ModuleCall) {
 		mc.Providers = o.Providers
 	}
 	mc.Config = overrideBody(mc.Config, o.Config)
+}
+
+// mergeRepetition applies an override's count, for_each and enabled: count
+// and for_each replace each other, since a block may have only one.
+func mergeRepetition(count, forEach, enabled, oCount, oForEach, oEnabled hcl.Expression) (hcl.Expression, hcl.Expression, hcl.Expression) {
+	if oCount != nil {
+		count, forEach = oCount, nil
+	}
+	if oForEach != nil {
+		forEach, count = oForEach, nil
+	}
+	if oEnabled != nil {
+		enabled = oEnabled
+	}
+	return count, forEach, enabled
 }
 
 func mergeResources(d *decoder, into map[string]*Resource, rs []*Resource, summary, noun string) {
@@ -252,15 +259,7 @@ func mergeResources(d *decoder, into map[string]*Resource, rs []*Resource, summa
 }
 
 func (r *Resource) merge(o *Resource) {
-	if o.Count != nil {
-		r.Count, r.ForEach = o.Count, nil
-	}
-	if o.ForEach != nil {
-		r.ForEach, r.Count = o.ForEach, nil
-	}
-	if o.Enabled != nil {
-		r.Enabled = o.Enabled
-	}
+	r.Count, r.ForEach, r.Enabled = mergeRepetition(r.Count, r.ForEach, r.Enabled, o.Count, o.ForEach, o.Enabled)
 	if o.Provider != nil {
 		r.Provider = o.Provider
 	}
@@ -393,6 +392,19 @@ func mergeContent(base, over *hcl.BodyContent) *hcl.BodyContent {
 type joinedBody struct {
 	hcl.Body
 	parts []hcl.Body
+}
+
+// joinEscape returns config with the arguments of a "_" escaping block
+// joined in, or reports the block and returns config as it was when the
+// block already had one (*seen). what says how its arguments are read;
+// owner is the block type that holds it.
+func (d *decoder) joinEscape(seen **hcl.Block, b *hcl.Block, config hcl.Body, what, owner string) hcl.Body {
+	if *seen != nil {
+		d.errorf(b.DefRange, "Duplicate escaping block", "The special block type \"_\" can be used to force particular arguments to be interpreted as %s rather than as meta-arguments, but each %s block can have only one such block. The first escaping block was at %s.", what, owner, (*seen).DefRange)
+		return config
+	}
+	*seen = b
+	return joinBodies(config, b.Body)
 }
 
 func joinBodies(parts ...hcl.Body) hcl.Body {

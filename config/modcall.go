@@ -98,12 +98,7 @@ func (d *decoder) decodeModuleCall(block *hcl.Block) *ModuleCall {
 				mc.Enabled, enabledRng = attr.Expr, attr.NameRange
 			}
 		case "_":
-			if seenEscape != nil {
-				d.errorf(b.DefRange, "Duplicate escaping block", "The special block type \"_\" can be used to force particular arguments to be interpreted as module input variables rather than as meta-arguments, but each module block can have only one such block. The first escaping block was at %s.", seenEscape.DefRange)
-				continue
-			}
-			seenEscape = b
-			mc.Config = joinBodies(mc.Config, b.Body)
+			mc.Config = d.joinEscape(&seenEscape, b, mc.Config, "module input variables", "module")
 		default:
 			d.errorf(b.TypeRange, "Reserved block type name in module block", "The block type name %q is reserved for use by OpenTofu in a future version.", b.Type)
 		}

@@ -117,12 +117,7 @@ func (d *decoder) decodeProvider(block *hcl.Block) *Provider {
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "_":
-			if escape != nil {
-				d.errorf(b.DefRange, "Duplicate escaping block", "The special block type \"_\" can be used to force particular arguments to be interpreted as provider-specific rather than as meta-arguments, but each provider block can have only one such block. The first escaping block was at %s.", escape.DefRange)
-				continue
-			}
-			escape = b
-			p.Config = joinBodies(p.Config, b.Body)
+			p.Config = d.joinEscape(&escape, b, p.Config, "provider-specific", "provider")
 		default:
 			d.errorf(b.TypeRange, "Reserved block type name in provider block", "The block type name %q is reserved for use by OpenTofu in a future version.", b.Type)
 		}

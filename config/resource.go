@@ -182,12 +182,7 @@ func (d *decoder) decodeResource(block *hcl.Block, mode ResourceMode) *Resource 
 				r.Provisioners = append(r.Provisioners, p)
 			}
 		case "_":
-			if seenEscape != nil {
-				d.errorf(b.DefRange, "Duplicate escaping block", "The special block type \"_\" can be used to force particular arguments to be interpreted as resource-type-specific rather than as meta-arguments, but each %s block can have only one such block. The first escaping block was at %s.", mode.BlockType(), seenEscape.DefRange)
-				continue
-			}
-			seenEscape = b
-			r.Config = joinBodies(r.Config, b.Body)
+			r.Config = d.joinEscape(&seenEscape, b, r.Config, "resource-type-specific", mode.BlockType())
 		default:
 			d.errorf(b.TypeRange, fmt.Sprintf("Reserved block type name in %s block", mode.BlockType()), "The block type name %q is reserved for use by OpenTofu in a future version.", b.Type)
 		}
@@ -382,12 +377,7 @@ func (d *decoder) decodeProvisioner(block *hcl.Block) *Provisioner {
 			seenConnection = b
 			p.Connection = &Connection{Config: b.Body, DeclRange: b.DefRange}
 		case "_":
-			if seenEscape != nil {
-				d.errorf(b.DefRange, "Duplicate escaping block", "The special block type \"_\" can be used to force particular arguments to be interpreted as provisioner-type-specific rather than as meta-arguments, but each provisioner block can have only one such block. The first escaping block was at %s.", seenEscape.DefRange)
-				continue
-			}
-			seenEscape = b
-			p.Config = joinBodies(p.Config, b.Body)
+			p.Config = d.joinEscape(&seenEscape, b, p.Config, "provisioner-type-specific", "provisioner")
 		default:
 			d.errorf(b.TypeRange, "Reserved block type name in provisioner block", "The block type name %q is reserved for use by OpenTofu in a future version.", b.Type)
 		}

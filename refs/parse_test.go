@@ -170,15 +170,16 @@ func TestFeatureSymbolReading(t *testing.T) {
 		ctx       fakeCtx
 		text      string
 		asFeature bool
+		conflict  bool // SymbolConflict: a resource reference that an opt-in would change
 	}{
-		{"opted in, no resource", fakeCtx{enabled: map[string]bool{"symbols": true}}, "symbols.a.x", true},
-		{"opted in, resource of that type and name", fakeCtx{enabled: map[string]bool{"symbols": true}, resources: map[string]bool{"symbols.a": true}}, "symbols.a.x", true},
-		{"not opted in, resource of that type", fakeCtx{resources: map[string]bool{"symbols.b": true}}, "symbols.a.x", false},
-		{"not opted in, no resource of that type", fakeCtx{resources: map[string]bool{"aws_instance.a": true}}, "symbols.a.x", true},
-		{"escape prefix, opted in", fakeCtx{enabled: map[string]bool{"symbols": true}}, "resource.symbols.a.x", false},
-		{"experiment not enabled, no resource", fakeCtx{}, "interface.e.x", true},
-		{"experiment not enabled, resource", fakeCtx{resources: map[string]bool{"interface.e": true}}, "interface.e.x", false},
-		{"removed features have no symbol", fakeCtx{}, "module_variable_optional_attrs.a", false},
+		{"opted in, no resource", fakeCtx{enabled: map[string]bool{"symbols": true}}, "symbols.a.x", true, false},
+		{"opted in, resource of that type and name", fakeCtx{enabled: map[string]bool{"symbols": true}, resources: map[string]bool{"symbols.a": true}}, "symbols.a.x", true, false},
+		{"not opted in, resource of that type", fakeCtx{resources: map[string]bool{"symbols.b": true}}, "symbols.a.x", false, true},
+		{"not opted in, no resource of that type", fakeCtx{resources: map[string]bool{"aws_instance.a": true}}, "symbols.a.x", true, false},
+		{"escape prefix, opted in", fakeCtx{enabled: map[string]bool{"symbols": true}}, "resource.symbols.a.x", false, false},
+		{"experiment not enabled, no resource", fakeCtx{}, "interface.e.x", true, false},
+		{"experiment not enabled, resource", fakeCtx{resources: map[string]bool{"interface.e": true}}, "interface.e.x", false, true},
+		{"removed features have no symbol", fakeCtx{}, "module_variable_optional_attrs.a", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,10 +191,8 @@ func TestFeatureSymbolReading(t *testing.T) {
 			if isFeature != tt.asFeature {
 				t.Errorf("%s read as %T, want feature symbol: %v", tt.text, ref.Subject, tt.asFeature)
 			}
-			_, conflict := SymbolConflict(ref, tt.ctx)
-			wantConflict := !tt.asFeature && !ref.Escaped() && strings.HasPrefix(tt.text, "symbols.") || tt.name == "experiment not enabled, resource"
-			if conflict != wantConflict {
-				t.Errorf("SymbolConflict = %v, want %v", conflict, wantConflict)
+			if _, conflict := SymbolConflict(ref, tt.ctx); conflict != tt.conflict {
+				t.Errorf("SymbolConflict = %v, want %v", conflict, tt.conflict)
 			}
 		})
 	}
