@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/tofucue/tofucue/features"
 )
 
@@ -25,11 +27,17 @@ Good:
     symbols "lib" { source = "./lib.tfsym.hcl" }`,
 	Severity: Error,
 	Enabled:  true,
+	Claims:   isOptIn,
 	Check: func(p *Pass) {
 		for _, d := range p.LoadDiagnostics {
-			if _, ok := features.OptInOf(d); ok {
+			if isOptIn(d) {
 				p.ReportDiagnostic(d, nil)
 			}
 		}
 	},
+}
+
+func isOptIn(d *hcl.Diagnostic) bool {
+	_, ok := features.OptInOf(d)
+	return ok
 }

@@ -4,14 +4,35 @@ import (
 	"slices"
 
 	"github.com/agext/levenshtein"
+	"github.com/hashicorp/hcl/v2"
 )
 
-// registered lists every rule, in the order --list-rules shows them. Adding
-// a rule is adding its value here.
-var registered = []*Rule{
-	SymbolReference,
-	FutureSymbolConflict,
-	FeatureOptIn,
+// registered lists every rule, in the order --list-rules shows them: the
+// groups of the issue that designed them, each in its own list. Adding a
+// rule is adding its value to its group.
+var registered = slices.Concat(featureRules, typeConstraintRules, referenceRules, middlewareRules)
+
+// featureRules are the rules of the opt-in reference symbols RFC.
+var featureRules = []*Rule{SymbolReference, FutureSymbolConflict, FeatureOptIn}
+
+// typeConstraintRules check variable type constraints and defaults.
+var typeConstraintRules = []*Rule{}
+
+// referenceRules check references and legacy expression syntax.
+var referenceRules = []*Rule{}
+
+// middlewareRules check middleware blocks and the lists that attach them.
+var middlewareRules = []*Rule{}
+
+// Claimed reports whether a registered rule claims the loader diagnostic
+// d (Rule.Claims), whether or not that rule is selected.
+func Claimed(d *hcl.Diagnostic) bool {
+	for _, r := range registered {
+		if r.Claims != nil && r.Claims(d) {
+			return true
+		}
+	}
+	return false
 }
 
 // All returns every rule, in registry order.

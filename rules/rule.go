@@ -60,6 +60,12 @@ type Rule struct {
 	Fixes bool
 	// Check inspects the module of the pass and reports findings.
 	Check func(*Pass)
+	// Claims, when set, tells which of the loader's diagnostics the rule
+	// reports under its name (those marked with a config.Kind or a
+	// features.OptIn it owns). Claimed diagnostics are not loading errors:
+	// they do not stop the rules from running, and disabling the rule
+	// silences them.
+	Claims func(*hcl.Diagnostic) bool
 }
 
 // Pass is one rule's run over one module.

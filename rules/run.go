@@ -135,3 +135,19 @@ func SortFindings(fs []Finding) {
 		)
 	})
 }
+
+// ClaimsKind returns a Rule.Claims function that claims the loader
+// diagnostics marked with one of kinds.
+func ClaimsKind(kinds ...config.Kind) func(*hcl.Diagnostic) bool {
+	return func(d *hcl.Diagnostic) bool {
+		k, ok := config.KindOf(d)
+		return ok && slices.Contains(kinds, k)
+	}
+}
+
+// LoadErrors returns the loader diagnostics that no rule claims: the ones
+// that a linter prints as loading diagnostics. Rules run over a module only
+// when these have no error.
+func LoadErrors(diags hcl.Diagnostics) hcl.Diagnostics {
+	return slices.DeleteFunc(slices.Clone(diags), Claimed)
+}

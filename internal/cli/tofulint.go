@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofucue/tofucue/config"
-	"github.com/tofucue/tofucue/features"
+	"github.com/tofucue/tofucue/report"
 	"github.com/tofucue/tofucue/rules"
 )
 
@@ -52,8 +52,8 @@ above --minimum-failure-severity, 1 otherwise, 2 on a usage or I/O error.`,
 			if listRules {
 				return writeRuleList(cmd.OutOrStdout())
 			}
-			if !slices.Contains(formats, format) {
-				return fmt.Errorf("invalid --format %q: want one of %s", format, strings.Join(formats, ", "))
+			if !slices.Contains(report.Formats, format) {
+				return fmt.Errorf("invalid --format %q: want one of %s", format, strings.Join(report.Formats, ", "))
 			}
 			failAt, err := rules.ParseSeverity(minSeverity)
 			if err != nil {
@@ -81,7 +81,7 @@ above --minimum-failure-severity, 1 otherwise, 2 on a usage or I/O error.`,
 		},
 	}
 	flags := cmd.Flags()
-	flags.StringVar(&format, "format", formatText, "output format: "+strings.Join(formats, "|"))
+	flags.StringVar(&format, "format", report.Text, "output format: "+strings.Join(report.Formats, "|"))
 	flags.BoolVarP(&recursive, "recursive", "r", false, "lint every module directory below each directory PATH, as PATH/... does")
 	flags.BoolVar(&listRules, "list-rules", false, "list every rule with its severity, default state and whether it fixes, and exit")
 	flags.StringSliceVar(&enableRules, "enable-rule", nil, "run these rules as well (repeatable, or comma-separated)")
@@ -100,12 +100,10 @@ func lint(w io.Writer, targets []target, format string, selected []rules.Selecte
 	files := map[string]*hcl.File{}
 	for _, t := range targets {
 		mod, diags := config.Load(t.dir)
-		// The opt-in diagnostics of the features package belong to the
-		// feature_opt_in rule: they are findings, configured like any other.
-		own := slices.DeleteFunc(slices.Clone(diags), func(d *hcl.Diagnostic) bool {
-			_, ok := features.OptInOf(d)
-			return ok
-		})
+		// The diagnostics that rules claim (feature opt-in mistakes, default
+		// values that do not conform, ...) are findings, configured like any
+		// other.
+		own := rules.LoadErrors(diags)
 		var found []rules.Finding
 		if mod != nil && !own.HasErrors() {
 			found = rules.Run(mod, diags, selected, cfg)
@@ -114,7 +112,7 @@ func lint(w io.Writer, targets []target, format string, selected []rules.Selecte
 			own = onlyFile(own, t.file)
 			found = slices.DeleteFunc(found, func(f rules.Finding) bool { return filepath.Clean(f.Range.Filename) != t.file })
 		}
-		sortDiagnostics(own)
+		report.SortDiagnostics(own)
 		loadDiags = append(loadDiags, own...)
 		findings = append(findings, found...)
 		if mod != nil {
@@ -124,14 +122,12 @@ func lint(w io.Writer, targets []target, format string, selected []rules.Selecte
 		}
 	}
 
-	var err error
-	switch format {
-	case formatJSON:
-		err = writeJSON(w, findings, loadDiags)
-	default:
-		err = writeText(w, files, findings, loadDiags)
+	ruleList := make([]*rules.Rule, len(selected))
+	for i, s := range selected {
+		ruleList[i] = s.Rule
 	}
-	if err != nil {
+	rep := &report.Report{Findings: findings, Diagnostics: loadDiags, Files: files, Rules: ruleList}
+	if err := report.Write(w, format, rep); err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
 	failed := loadDiags.HasErrors() || slices.ContainsFunc(findings, func(f rules.Finding) bool { return f.Severity <= failAt })

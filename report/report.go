@@ -1,4 +1,7 @@
-package cli
+// Package report writes tofulint's findings and loading diagnostics in its
+// output formats: text for people, and json, sarif, checkstyle, junit,
+// compact and github for programs.
+package report
 
 import (
 	"cmp"
@@ -6,23 +9,49 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tofucue/tofucue/rules"
 )
 
-// Output formats of tofulint.
+// Output formats.
 const (
-	formatText = "text"
-	formatJSON = "json"
+	Text = "text"
+	JSON = "json"
 )
 
-var formats = []string{formatText, formatJSON}
+// Formats lists every output format, in the order help shows them.
+var Formats = []string{Text, JSON}
 
-// sortDiagnostics orders diags by file and start position; diagnostics
+// Report is what one tofulint run found.
+type Report struct {
+	// Findings are the rules' findings, in output order.
+	Findings []rules.Finding
+	// Diagnostics are the loading diagnostics that no rule claims.
+	Diagnostics hcl.Diagnostics
+	// Files are the parsed configuration files by name, for source
+	// snippets.
+	Files map[string]*hcl.File
+	// Rules are the rules that ran, for formats that describe them.
+	Rules []*rules.Rule
+}
+
+// Write writes r to w in format, one of Formats.
+func Write(w io.Writer, format string, r *Report) error {
+	switch format {
+	case Text:
+		return writeText(w, r.Files, r.Findings, r.Diagnostics)
+	case JSON:
+		return writeJSON(w, r.Findings, r.Diagnostics)
+	}
+	return fmt.Errorf("unknown output format %q: want one of %s", format, strings.Join(Formats, ", "))
+}
+
+// SortDiagnostics orders diags by file and start position; diagnostics
 // without a subject come first. The order among equal positions is kept.
-func sortDiagnostics(diags hcl.Diagnostics) {
+func SortDiagnostics(diags hcl.Diagnostics) {
 	slices.SortStableFunc(diags, func(a, b *hcl.Diagnostic) int {
 		switch {
 		case a.Subject == nil && b.Subject == nil:
@@ -48,7 +77,7 @@ func writeText(w io.Writer, files map[string]*hcl.File, findings []rules.Finding
 	for i := range findings {
 		all = append(all, findingDiagnostic(&findings[i]))
 	}
-	sortDiagnostics(all)
+	SortDiagnostics(all)
 	dw := hcl.NewDiagnosticTextWriter(w, files, 0, false)
 	for _, d := range all {
 		if err := dw.WriteDiagnostic(d); err != nil {
