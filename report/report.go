@@ -1,6 +1,63 @@
 // Package report writes tofulint's findings and loading diagnostics in its
 // output formats: text for people, and json, sarif, checkstyle, junit,
 // compact and github for programs.
+//
+// Every format shows the same things: the rules' findings, and the loading
+// diagnostics that no rule claims. The formats other than text and json
+// give a loading diagnostic, error or warning, the rule name [LoadError]
+// ("load_error"), and order everything by file name, then position, with
+// what is about no file first; the same report always gives the same
+// bytes. File names are written as the report holds them (relative when
+// tofulint was given relative paths), with forward slashes in sarif and
+// github. Below, "finding" stands for a finding or a loading diagnostic.
+//
+//   - text: each finding the way tofu validate prints a diagnostic:
+//     severity, summary with the rule's name, file and line with a source
+//     snippet, detail, and the fix it suggests. A clean run prints nothing.
+//   - json: the contract of DESIGN.md: {"issues": [...], "errors": [...]},
+//     the rules' findings in issues and the loading diagnostics in errors,
+//     in the report's order, each with its range; "fixable" tells whether
+//     a finding has a fix.
+//   - sarif: one SARIF 2.1.0 log with one run of the tool "tofulint" (with
+//     Report.Version and InformationURI), describing every rule that ran
+//     and every other rule that the log names (id, first sentence of the
+//     doc as short description, first paragraph as full description, whole
+//     doc as help, default level and state). Each finding that has a file
+//     is a result with its rule and rule index, level (error, warning,
+//     note), message (summary and detail), location (a relative URI
+//     against %SRCROOT%, and a region whose columns count Unicode code
+//     points) and, when it has a fix, the fix as byte-range replacements.
+//     A finding about no file is a tool execution notification of the
+//     run's invocation instead, since GitHub code scanning rejects a whole
+//     log that has a result without a location.
+//   - checkstyle: Checkstyle's XML: a <file> element for every file of the
+//     report, in name order, with or without errors (as Checkstyle lists
+//     every file it checked), holding an <error> per finding with line,
+//     column, severity (error, warning, info), message (summary, detail and
+//     suggested fix) and source (the rule's name, as TFLint writes it and
+//     reviewdog reads it). Findings about no file are in a <file> with an
+//     empty name.
+//   - junit: JUnit XML: a <testsuite> per file in name order, a failing
+//     <testcase> per finding, whatever its severity (name: the rule;
+//     classname and file: the file; the failure's type: the severity; its
+//     message "FILE:LINE:COL: summary"; its text "FILE:LINE:COL: Severity -
+//     summary (rule)", the detail and the suggested fix) and, for a file
+//     without findings, one passing testcase named "tofulint", so that a
+//     clean module gives a passing report rather than an empty one.
+//     Findings about no file are in a testsuite named "tofulint".
+//   - compact: TFLint's compact format: a line "N issue(s) found:" and an
+//     empty line, then one line per finding, "FILE:LINE:COL: Severity -
+//     Message (rule)" ("Severity - Message (rule)" for one about no file).
+//     A loading diagnostic's summary is followed by its detail on the same
+//     line, as it often says too little alone ("Unsupported block type");
+//     a finding's message says what is wrong by itself. A clean run prints
+//     nothing.
+//   - github: a GitHub Actions workflow command per finding, "::error
+//     file=F,line=L,col=C,endLine=EL,endColumn=EC,title=RULE::MESSAGE"
+//     (::warning and ::notice for the other severities), which GitHub
+//     shows as an annotation. The message holds the summary, the detail
+//     and the suggested fix; properties and message are escaped as the
+//     runner requires. A clean run prints nothing.
 package report
 
 import (
@@ -18,12 +75,17 @@ import (
 
 // Output formats.
 const (
-	Text = "text"
-	JSON = "json"
+	Text       = "text"
+	JSON       = "json"
+	SARIF      = "sarif"
+	Checkstyle = "checkstyle"
+	JUnit      = "junit"
+	Compact    = "compact"
+	GitHub     = "github"
 )
 
 // Formats lists every output format, in the order help shows them.
-var Formats = []string{Text, JSON}
+var Formats = []string{Text, JSON, SARIF, Checkstyle, JUnit, Compact, GitHub}
 
 // Report is what one tofulint run found.
 type Report struct {
@@ -36,6 +98,8 @@ type Report struct {
 	Files map[string]*hcl.File
 	// Rules are the rules that ran, for formats that describe them.
 	Rules []*rules.Rule
+	// Version is the version of tofulint that made the report.
+	Version string
 }
 
 // Write writes r to w in format, one of Formats.
@@ -45,6 +109,16 @@ func Write(w io.Writer, format string, r *Report) error {
 		return writeText(w, r.Files, r.Findings, r.Diagnostics)
 	case JSON:
 		return writeJSON(w, r.Findings, r.Diagnostics)
+	case SARIF:
+		return writeSARIF(w, r)
+	case Checkstyle:
+		return writeCheckstyle(w, r)
+	case JUnit:
+		return writeJUnit(w, r)
+	case Compact:
+		return writeCompact(w, r)
+	case GitHub:
+		return writeGitHub(w, r)
 	}
 	return fmt.Errorf("unknown output format %q: want one of %s", format, strings.Join(Formats, ", "))
 }
