@@ -1,7 +1,11 @@
 package config
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -33,43 +37,111 @@ var middlewareSchema = &hcl.BodySchema{
 	},
 }
 
+// decodeMiddleware decodes a middleware block. Its diagnostics are marked
+// with KindMiddlewareBlock: the rule middleware_block reports them. (The
+// block's name is checked with the other feature blocks' names.)
 func (d *decoder) decodeMiddleware(block *hcl.Block) *Middleware {
+	sub := &decoder{path: d.path, override: d.override, opts: d.opts}
 	m := &Middleware{declBase: baseOf(block), Name: block.Labels[0]}
-	d.checkName(m.Name, block.LabelRanges[0], "Invalid middleware name")
-	content := d.content(block.Body, middlewareSchema)
+	content := sub.content(block.Body, middlewareSchema)
+	suggestMiddlewareArguments(block.Body, sub.diags)
 	if attr, ok := content.Attributes["command"]; ok {
 		m.Command = attr.Expr
-		d.checkConstantType(attr, cty.String)
+		sub.checkConstantType(attr, cty.String)
 	}
 	if attr, ok := content.Attributes["args"]; ok {
 		m.Args = attr.Expr
-		d.checkConstantType(attr, cty.List(cty.String))
+		sub.checkConstantType(attr, cty.List(cty.String))
 	}
 	if attr, ok := content.Attributes["env"]; ok {
 		m.Env = attr.Expr
-		d.checkConstantType(attr, cty.Map(cty.String))
+		sub.checkConstantType(attr, cty.Map(cty.String))
 	}
 	if attr, ok := content.Attributes["metadata_key"]; ok {
-		d.decodeValue(attr, &m.MetadataKey)
+		sub.decodeValue(attr, &m.MetadataKey)
 	}
 	if attr, ok := content.Attributes["send_sensitive"]; ok {
-		d.decodeValue(attr, &m.SendSensitive)
+		sub.decodeValue(attr, &m.SendSensitive)
 	}
+	d.reportKind(KindMiddlewareBlock, sub.diags...)
 	return m
 }
 
-// checkConstantType reports an argument whose value, where it can be known
-// without evaluation, cannot convert to ty.
-func (d *decoder) checkConstantType(attr *hcl.Attribute, ty cty.Type) {
-	if len(attr.Expr.Variables()) > 0 {
+// middlewareArgumentAliases are the names that a middleware block's
+// arguments are likely to be mistaken for, beyond the small typos that
+// hcl's own suggestion catches. middleware_key is the RFC's own slip.
+var middlewareArgumentAliases = map[string]string{
+	"middleware_key": "metadata_key",
+	"metadata":       "metadata_key",
+	"key":            "metadata_key",
+	"cmd":            "command",
+	"arguments":      "args",
+	"argv":           "args",
+	"environment":    "env",
+	"sensitive":      "send_sensitive",
+}
+
+// suggestMiddlewareArguments adds a suggestion to hcl's "Unsupported
+// argument" diagnostics in a middleware block, where hcl has none and the
+// argument is a known mistake.
+func suggestMiddlewareArguments(body hcl.Body, diags hcl.Diagnostics) {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok {
 		return
 	}
-	val, diags := attr.Expr.Value(nil)
+	for _, diag := range diags {
+		if diag.Summary != "Unsupported argument" || diag.Subject == nil || strings.Contains(diag.Detail, "Did you mean") {
+			continue
+		}
+		for name, attr := range sb.Attributes {
+			if attr.NameRange != *diag.Subject {
+				continue
+			}
+			if want, ok := middlewareArgumentAliases[name]; ok {
+				diag.Detail = fmt.Sprintf("An argument named %q is not expected here. Did you mean %q?", name, want)
+			}
+		}
+	}
+}
+
+// checkConstantType reports an argument whose value, where it can be known
+// without evaluation, cannot convert to ty. A list or map constructor whose
+// elements are partly references has its constant elements checked one by
+// one against the element type.
+func (d *decoder) checkConstantType(attr *hcl.Attribute, ty cty.Type) {
+	if len(attr.Expr.Variables()) == 0 {
+		d.checkConstantValue(fmt.Sprintf("attribute %q", attr.Name), attr.Expr, ty)
+		return
+	}
+	what := fmt.Sprintf("an element of attribute %q", attr.Name)
+	switch {
+	case ty.IsListType():
+		if exprs, diags := hcl.ExprList(attr.Expr); !diags.HasErrors() {
+			for _, e := range exprs {
+				d.checkConstantValue(what, e, ty.ElementType())
+			}
+		}
+	case ty.IsMapType():
+		if pairs, diags := hcl.ExprMap(attr.Expr); !diags.HasErrors() {
+			for _, p := range pairs {
+				d.checkConstantValue(what, p.Value, ty.ElementType())
+			}
+		}
+	}
+}
+
+// checkConstantValue reports an expression that refers to nothing and
+// whose value cannot convert to ty; what names it in the message.
+func (d *decoder) checkConstantValue(what string, expr hcl.Expression, ty cty.Type) {
+	if len(expr.Variables()) > 0 {
+		return
+	}
+	val, diags := expr.Value(nil)
 	if diags.HasErrors() || !val.IsWhollyKnown() {
 		return
 	}
 	if _, err := convert.Convert(val, ty); err != nil {
-		d.errorf(attr.Expr.Range(), "Incorrect attribute value type", "Inappropriate value for attribute %q: %s.", attr.Name, describeConversionError(err))
+		d.errorf(expr.Range(), "Incorrect attribute value type", "Inappropriate value for %s: %s.", what, describeConversionError(err))
 	}
 }
 
@@ -81,14 +153,29 @@ type Reference struct {
 }
 
 // decodeMiddlewareRefs reads middleware = [middleware.a, middleware.b].
+// Its diagnostics are marked with KindMiddlewareReference: the rule
+// middleware_reference reports them.
 func (d *decoder) decodeMiddlewareRefs(attr *hcl.Attribute) []Reference {
 	exprs, diags := hcl.ExprList(attr.Expr)
-	d.report(diags...)
+	if diags.HasErrors() {
+		d.reportKind(KindMiddlewareReference, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid middleware list",
+			Detail:   "The middleware argument must be a list of references to middleware blocks, written out in brackets, such as [middleware.name].",
+			Subject:  attr.Expr.Range().Ptr(),
+		})
+		return nil
+	}
 	var out []Reference
 	for _, e := range exprs {
 		tr, tdiags := hcl.AbsTraversalForExpr(e)
 		if tdiags.HasErrors() {
-			d.errorf(e.Range(), "Invalid middleware reference", "Each element of middleware must be a reference to a middleware block, such as middleware.name.")
+			d.reportKind(KindMiddlewareReference, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid middleware reference",
+				Detail:   "Each element of middleware must be a reference to a middleware block, such as middleware.name.",
+				Subject:  e.Range().Ptr(),
+			})
 			continue
 		}
 		out = append(out, Reference{Traversal: tr, Range: e.Range()})

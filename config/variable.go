@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -140,7 +141,8 @@ func (v *Variable) checkDefault(d *decoder) {
 	rng := v.DefaultExpr.Range()
 	if v.Default.IsNull() {
 		if v.NullableSet && !v.Nullable {
-			d.errorf(rng, "Invalid default value for variable", "A null default value is not valid when nullable=false.")
+			d.reportKind(KindDefaultType, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid default value for variable",
+				Detail: "A null default value is not valid when nullable=false.", Subject: rng.Ptr()})
 		}
 		return
 	}
@@ -154,7 +156,9 @@ func (v *Variable) checkDefault(d *decoder) {
 	}
 	converted, err := convert.Convert(val, v.Type)
 	if err != nil {
-		d.errorf(rng, "Invalid default value for variable", "This default value is not compatible with the variable's type constraint: %s.", describeConversionError(err))
+		d.reportKind(KindDefaultType, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid default value for variable",
+			Detail:  fmt.Sprintf("This default value is not compatible with the variable's type constraint: %s.", describeConversionError(err)),
+			Subject: rng.Ptr()})
 		v.Default = cty.DynamicVal
 		return
 	}
@@ -192,7 +196,9 @@ func formatPath(path cty.Path) string {
 }
 
 // warnUnusedDefaultAttrs reports object attributes in a default value that
-// the type constraint does not have: conversion drops them silently.
+// the type constraint does not have: conversion drops them silently. The
+// warning points at the attribute's name where the syntax can be followed
+// to it, through object and tuple constructors at any depth.
 func (d *decoder) warnUnusedDefaultAttrs(val cty.Value, expr hcl.Expression, ty cty.Type, path cty.Path) {
 	if val.IsNull() || !val.IsKnown() {
 		return
@@ -200,53 +206,102 @@ func (d *decoder) warnUnusedDefaultAttrs(val cty.Value, expr hcl.Expression, ty 
 	switch {
 	case ty.IsObjectType() && (val.Type().IsObjectType() || val.Type().IsMapType()):
 		items := objectConsItems(expr)
-		for name := range val.AsValueMap() {
-			item := items[name]
+		for name, attr := range val.AsValueMap() {
+			item, found := items[name]
 			if !ty.HasAttribute(name) {
 				noun := "The object type for this variable"
 				if len(path) > 0 {
 					noun = "The object type for " + formatPath(path)
 				}
-				rng := expr.Range()
-				if item != nil {
-					rng = item.KeyExpr.Range()
+				rng := exprRange(expr)
+				if found {
+					rng = item.Key.Range()
 				}
-				d.warnf(rng, "Object attribute is ignored", "%s does not include an attribute named %q, so this definition is unused.", noun, name)
+				d.reportKind(KindLossyDefault, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Object attribute is ignored",
+					Detail:  fmt.Sprintf("%s does not include an attribute named %q, so this definition is unused.", noun, name),
+					Subject: rng.Ptr()})
 				continue
 			}
 			sub := expr
-			if item != nil {
-				sub = item.ValueExpr
+			if found {
+				sub = item.Value
 			}
-			d.warnUnusedDefaultAttrs(val.GetAttr(name), sub, ty.AttributeType(name), append(path, cty.GetAttrStep{Name: name}))
+			d.warnUnusedDefaultAttrs(attr, sub, ty.AttributeType(name), append(path, cty.GetAttrStep{Name: name}))
 		}
 	case (ty.IsMapType() || ty.IsListType() || ty.IsSetType()) && val.CanIterateElements():
-		// Positions inside collections are not tracked here; warn at the
-		// whole default if an element carries an unused attribute.
 		et := ty.ElementType()
+		list := tupleConsElems(expr)
+		items := objectConsItems(expr)
 		for it := val.ElementIterator(); it.Next(); {
 			k, ev := it.Element()
-			d.warnUnusedDefaultAttrs(ev, expr, et, append(path, cty.IndexStep{Key: k}))
+			d.warnUnusedDefaultAttrs(ev, elementExpr(expr, k, list, items), et, append(path, cty.IndexStep{Key: k}))
 		}
 	}
 }
 
+// elementExpr is the expression of the element at key k of a collection
+// written as a tuple or object constructor, or expr itself when the syntax
+// cannot be followed (a set's elements, a non-literal expression).
+func elementExpr(expr hcl.Expression, k cty.Value, list []hcl.Expression, items map[string]hcl.KeyValuePair) hcl.Expression {
+	switch {
+	case k.IsNull() || !k.IsKnown():
+	case k.Type() == cty.Number && list != nil:
+		if i, acc := k.AsBigFloat().Int64(); acc == big.Exact && i >= 0 && i < int64(len(list)) {
+			return list[i]
+		}
+	case k.Type() == cty.String:
+		if item, ok := items[k.AsString()]; ok {
+			return item.Value
+		}
+	}
+	return expr
+}
+
+func exprRange(expr hcl.Expression) hcl.Range {
+	if expr == nil {
+		return hcl.Range{}
+	}
+	return expr.Range()
+}
+
+// tupleConsElems returns the elements of a tuple constructor (native or
+// JSON), or nil when expr is not one.
+func tupleConsElems(expr hcl.Expression) []hcl.Expression {
+	if expr == nil {
+		return nil
+	}
+	if _, isObject := expr.(*hclsyntax.ObjectConsExpr); isObject {
+		return nil
+	}
+	list, diags := hcl.ExprList(expr)
+	if diags.HasErrors() {
+		return nil
+	}
+	return list
+}
+
 // objectConsItems maps the literal keys of an object constructor expression
-// to their items, so that diagnostics can point at one attribute.
-func objectConsItems(expr hcl.Expression) map[string]*hclsyntax.ObjectConsItem {
-	out := map[string]*hclsyntax.ObjectConsItem{}
-	oc, ok := expr.(*hclsyntax.ObjectConsExpr)
-	if !ok {
+// (native or JSON) to their items, so that diagnostics can point at one
+// attribute.
+func objectConsItems(expr hcl.Expression) map[string]hcl.KeyValuePair {
+	out := map[string]hcl.KeyValuePair{}
+	if expr == nil {
 		return out
 	}
-	for i := range oc.Items {
-		item := &oc.Items[i]
-		if k := hcl.ExprAsKeyword(item.KeyExpr); k != "" {
-			out[k] = item
+	if _, isTuple := expr.(*hclsyntax.TupleConsExpr); isTuple {
+		return out
+	}
+	pairs, diags := hcl.ExprMap(expr)
+	if diags.HasErrors() {
+		return out
+	}
+	for _, pair := range pairs {
+		if k := hcl.ExprAsKeyword(pair.Key); k != "" {
+			out[k] = pair
 			continue
 		}
-		if v, diags := item.KeyExpr.Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
-			out[v.AsString()] = item
+		if v, diags := pair.Key.Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+			out[v.AsString()] = pair
 		}
 	}
 	return out
@@ -277,6 +332,7 @@ func (d *decoder) decodeTypeConstraint(expr hcl.Expression) (cty.Type, *typeexpr
 		return cty.Map(cty.DynamicPseudoType), nil
 	}
 	ty, defaults, diags := typeexpr.TypeConstraintWithDefaults(expr)
+	markTypeDiagnostics(expr, diags)
 	d.report(diags...)
 	if diags.HasErrors() {
 		return cty.DynamicPseudoType, nil
@@ -285,6 +341,96 @@ func (d *decoder) decodeTypeConstraint(expr hcl.Expression) (cty.Type, *typeexpr
 		defaults = nil
 	}
 	return ty, defaults
+}
+
+// markTypeDiagnostics gives typeexpr's diagnostics about a type expression
+// the Kind of the rule that reports them: a bare list, map or set where a
+// type is expected (KindLegacyType), and a misused optional() modifier or
+// its default (KindTypeConstraint). Other problems of the type stay plain
+// loading errors.
+func markTypeDiagnostics(expr hcl.Expression, diags hcl.Diagnostics) {
+	if !diags.HasErrors() {
+		return
+	}
+	var bare []hcl.Range
+	var optionals []*hcl.StaticCall
+	typeExprParts(expr, &bare, &optionals)
+	for _, diag := range diags {
+		if diag.Subject == nil || diag.Extra != nil {
+			continue
+		}
+		s := *diag.Subject
+		if slices.Contains(bare, s) {
+			diag.Extra = KindLegacyType
+			continue
+		}
+		for _, call := range optionals {
+			if s == call.NameRange || s == call.ArgsRange || (len(call.Arguments) > 1 && rangeWithin(call.Arguments[1].Range(), s)) {
+				diag.Extra = KindTypeConstraint
+				break
+			}
+		}
+	}
+}
+
+// typeExprParts walks the type positions of a type expression the way
+// typeexpr reads it, and collects the bare list, map and set keywords and
+// the optional() calls it finds.
+func typeExprParts(expr hcl.Expression, bare *[]hcl.Range, optionals *[]*hcl.StaticCall) {
+	switch hcl.ExprAsKeyword(expr) {
+	case "list", "map", "set":
+		*bare = append(*bare, expr.Range())
+		return
+	case "":
+	default:
+		return
+	}
+	call, diags := hcl.ExprCall(expr)
+	if diags.HasErrors() {
+		return
+	}
+	switch call.Name {
+	case "list", "map", "set":
+		if len(call.Arguments) == 1 {
+			typeExprParts(call.Arguments[0], bare, optionals)
+		}
+	case "object":
+		if len(call.Arguments) != 1 {
+			return
+		}
+		pairs, diags := hcl.ExprMap(call.Arguments[0])
+		if diags.HasErrors() {
+			return
+		}
+		for _, pair := range pairs {
+			if opt, diags := hcl.ExprCall(pair.Value); !diags.HasErrors() && opt.Name == "optional" {
+				*optionals = append(*optionals, opt)
+				if len(opt.Arguments) > 0 {
+					typeExprParts(opt.Arguments[0], bare, optionals)
+				}
+				continue
+			}
+			typeExprParts(pair.Value, bare, optionals)
+		}
+	case "tuple":
+		if len(call.Arguments) != 1 {
+			return
+		}
+		elems, diags := hcl.ExprList(call.Arguments[0])
+		if diags.HasErrors() {
+			return
+		}
+		for _, e := range elems {
+			typeExprParts(e, bare, optionals)
+		}
+	case "optional":
+		*optionals = append(*optionals, call)
+	}
+}
+
+// rangeWithin reports whether inner lies inside outer.
+func rangeWithin(outer, inner hcl.Range) bool {
+	return outer.Filename == inner.Filename && outer.Start.Byte <= inner.Start.Byte && inner.End.Byte <= outer.End.Byte
 }
 
 // refersToVariable reports whether expr refers to var.name.

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -20,6 +21,9 @@ import (
 // ignored. // comments work the same; JSON files have no comments.
 var ignorePattern = regexp.MustCompile(`^(?:#|//|/\*)\s*tofulint-ignore(-file)?:\s*([A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)`)
 
+// ignoreMarker is in every ignore comment.
+var ignoreMarker = []byte("tofulint-ignore")
+
 // ignore is one ignore comment.
 type ignore struct {
 	rules []string
@@ -37,7 +41,9 @@ type ignores map[string][]*ignore
 func findIgnores(files map[string]*hcl.File) ignores {
 	out := ignores{}
 	for name, f := range files {
-		if strings.HasSuffix(name, ".json") {
+		// Most files have no ignore comment; lexing is only worth it for
+		// those that name the marker.
+		if strings.HasSuffix(name, ".json") || !bytes.Contains(f.Bytes, ignoreMarker) {
 			continue
 		}
 		tokens, _ := hclsyntax.LexConfig(f.Bytes, name, hcl.InitialPos)

@@ -16,13 +16,13 @@ var registered = slices.Concat(featureRules, typeConstraintRules, referenceRules
 var featureRules = []*Rule{SymbolReference, FutureSymbolConflict, FeatureOptIn}
 
 // typeConstraintRules check variable type constraints and defaults.
-var typeConstraintRules = []*Rule{}
+var typeConstraintRules = []*Rule{AnyTypeInspected, LegacyCollectionType, VariableDefaultType, OptionalDefaultType, LossyDefaultConversion, VariableTypeMissing}
 
 // referenceRules check references and legacy expression syntax.
-var referenceRules = []*Rule{}
+var referenceRules = []*Rule{UndefinedReference, UnusedDeclaration, DeprecatedInterpolation, DeprecatedIndex}
 
 // middlewareRules check middleware blocks and the lists that attach them.
-var middlewareRules = []*Rule{}
+var middlewareRules = []*Rule{MiddlewareBlock, MiddlewareReference, MiddlewareAttachedTwice, MiddlewareMetadataKey}
 
 // Claimed reports whether a registered rule claims the loader diagnostic
 // d (Rule.Claims), whether or not that rule is selected.

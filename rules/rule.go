@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/refs"
@@ -60,12 +61,27 @@ type Rule struct {
 	Fixes bool
 	// Check inspects the module of the pass and reports findings.
 	Check func(*Pass)
+	// Options are the settings that a rule block of the configuration file
+	// may give the rule, besides enabled and severity.
+	Options []Option
 	// Claims, when set, tells which of the loader's diagnostics the rule
 	// reports under its name (those marked with a config.Kind or a
 	// features.OptIn it owns). Claimed diagnostics are not loading errors:
 	// they do not stop the rules from running, and disabling the rule
 	// silences them.
 	Claims func(*hcl.Diagnostic) bool
+}
+
+// Option is a setting of one rule, written in the rule's block of the
+// configuration file.
+type Option struct {
+	Name string
+	// Doc says what the option changes, in one sentence.
+	Doc string
+	// Type is the option's type; configured values are converted to it.
+	Type cty.Type
+	// Default is the value when the configuration does not set it.
+	Default cty.Value
 }
 
 // Pass is one rule's run over one module.
@@ -79,7 +95,23 @@ type Pass struct {
 	// rules (refs.InModule).
 	References []refs.Use
 
-	report func(Finding)
+	options map[string]cty.Value
+	report  func(Finding)
+}
+
+// Option returns the value of the rule's option name: the configured one,
+// or the option's default. A name that the rule does not declare gives
+// cty.NilVal.
+func (p *Pass) Option(name string) cty.Value {
+	if v, ok := p.options[name]; ok {
+		return v
+	}
+	for _, o := range p.Rule.Options {
+		if o.Name == name {
+			return o.Default
+		}
+	}
+	return cty.NilVal
 }
 
 // Report records a finding of the pass's rule. Rule and Severity are

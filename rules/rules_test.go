@@ -50,16 +50,51 @@ func names(sel []Selected) string {
 	return strings.Join(out, ",")
 }
 
+// defaults names the rules enabled by default, in registry order, with
+// edit applied to each name (returning "" drops it).
+func defaults(edit func(string) string) string {
+	var out []string
+	for _, r := range All() {
+		if !r.Enabled {
+			continue
+		}
+		if n := edit(r.Name); n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
 func TestConfigSelect(t *testing.T) {
+	same := func(n string) string { return n }
 	tests := []struct {
 		name string
 		cfg  Config
 		want string
 		err  string
 	}{
-		{"defaults", Config{}, "symbol_reference,future_symbol_conflict,feature_opt_in", ""},
-		{"disable one", Config{Rules: map[string]RuleConfig{"future_symbol_conflict": {Enabled: ptr(false)}}}, "symbol_reference,feature_opt_in", ""},
-		{"severity override", Config{Rules: map[string]RuleConfig{"feature_opt_in": {Severity: ptr(Warning)}}}, "symbol_reference,future_symbol_conflict,feature_opt_in=warning", ""},
+		{"defaults", Config{}, defaults(same), ""},
+		{"disable one", Config{Rules: map[string]RuleConfig{"future_symbol_conflict": {Enabled: ptr(false)}}}, defaults(func(n string) string {
+			if n == "future_symbol_conflict" {
+				return ""
+			}
+			return n
+		}), ""},
+		{"enable one that is off by default", Config{Rules: map[string]RuleConfig{"variable_type_missing": {Enabled: ptr(true)}}}, func() string {
+			var out []string
+			for _, r := range All() {
+				if r.Enabled || r.Name == "variable_type_missing" {
+					out = append(out, r.Name)
+				}
+			}
+			return strings.Join(out, ",")
+		}(), ""},
+		{"severity override", Config{Rules: map[string]RuleConfig{"feature_opt_in": {Severity: ptr(Warning)}}}, defaults(func(n string) string {
+			if n == "feature_opt_in" {
+				return n + "=warning"
+			}
+			return n
+		}), ""},
 		{"disabled by default", Config{DisabledByDefault: true, Rules: map[string]RuleConfig{"feature_opt_in": {Enabled: ptr(true)}}}, "feature_opt_in", ""},
 		{"only", Config{Only: []string{"future_symbol_conflict"}}, "future_symbol_conflict", ""},
 		{"unknown rule", Config{Rules: map[string]RuleConfig{"symbol_refrence": {}}}, "", `unknown rule "symbol_refrence" (did you mean "symbol_reference"?)`},
@@ -191,7 +226,7 @@ func TestApplyFixes(t *testing.T) {
 // Run reports nothing for a module with no problems.
 func TestRunCleanModule(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("middleware \"m\" {\n  command = \"x\"\n}\nterraform {\n  middleware = [middleware.m]\n}\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("middleware \"m\" {\n  command      = \"x\"\n  metadata_key = \"m\"\n}\nterraform {\n  middleware = [middleware.m]\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	m, diags := config.Load(dir)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/refs"
@@ -24,12 +25,22 @@ type Config struct {
 	Only []string
 	// ReportUnusedIgnores reports ignore comments that silence nothing.
 	ReportUnusedIgnores bool
+	// Exclude holds glob patterns (with ** for any number of directories)
+	// of files whose findings and loading diagnostics are dropped,
+	// relative to Root.
+	Exclude []string
+	// Root is the directory that Exclude patterns are relative to: the
+	// configuration file's. "" means the working directory.
+	Root string
 }
 
 // RuleConfig is the configuration of one rule; nil fields keep the default.
 type RuleConfig struct {
 	Enabled  *bool
 	Severity *Severity
+	// Options are the values of the rule's options that the configuration
+	// sets, converted to their types.
+	Options map[string]cty.Value
 }
 
 // Selected is a rule as the configuration leaves it.
@@ -38,6 +49,8 @@ type Selected struct {
 	// Severity, when the configuration sets one, replaces the severity of
 	// every finding of the rule.
 	Severity Severity
+	// Options are the configured option values.
+	Options map[string]cty.Value
 }
 
 // Select returns the rules that cfg runs, in registry order, or an error
@@ -71,7 +84,7 @@ func (cfg Config) Select() ([]Selected, error) {
 		if !on {
 			continue
 		}
-		sel := Selected{Rule: r}
+		sel := Selected{Rule: r, Options: rc.Options}
 		if rc.Severity != nil {
 			sel.Severity = *rc.Severity
 		}
@@ -89,9 +102,43 @@ func unknownRule(name string) error {
 }
 
 // Run runs the selected rules over a loaded module and returns their
-// findings that no ignore comment silences, ordered by file and position.
-// loadDiags are the loader's diagnostics for the module.
+// findings that no ignore comment silences and that are not in a file that
+// cfg excludes, ordered by file and position. loadDiags are the loader's
+// diagnostics for the module.
+//
+// A module whose loading diagnostics have errors that no rule claims
+// (LoadErrors) is not fit for the rules: duplicate or malformed
+// declarations would make them guess. Then no rule runs, and the loader's
+// diagnostics that selected rules claim are reported as those rules'
+// findings as they are, so that nothing the loader found is lost.
 func Run(m *config.Module, loadDiags hcl.Diagnostics, selected []Selected, cfg Config) []Finding {
+	var findings []Finding
+	if LoadErrors(loadDiags).HasErrors() {
+		findings = claimedFindings(loadDiags, selected)
+	} else {
+		findings = runRules(m, loadDiags, selected)
+	}
+	igs := findIgnores(m.Files)
+	kept := findings[:0]
+	for i := range findings {
+		if !cfg.Excluded(findings[i].Range.Filename) && !igs.silences(&findings[i]) {
+			kept = append(kept, findings[i])
+		}
+	}
+	if cfg.ReportUnusedIgnores {
+		unused := igs.unused()
+		for i := range unused {
+			if !cfg.Excluded(unused[i].Range.Filename) {
+				kept = append(kept, unused[i])
+			}
+		}
+	}
+	SortFindings(kept)
+	return kept
+}
+
+// runRules runs each selected rule's Check over m.
+func runRules(m *config.Module, loadDiags hcl.Diagnostics, selected []Selected) []Finding {
 	uses, _ := refs.InModule(m)
 	var findings []Finding
 	for _, s := range selected {
@@ -100,6 +147,7 @@ func Run(m *config.Module, loadDiags hcl.Diagnostics, selected []Selected, cfg C
 			Module:          m,
 			LoadDiagnostics: loadDiags,
 			References:      uses,
+			options:         s.Options,
 			report: func(f Finding) {
 				if s.Severity != 0 {
 					f.Severity = s.Severity
@@ -109,19 +157,28 @@ func Run(m *config.Module, loadDiags hcl.Diagnostics, selected []Selected, cfg C
 		}
 		s.Rule.Check(pass)
 	}
+	return findings
+}
 
-	igs := findIgnores(m.Files)
-	kept := findings[:0]
-	for i := range findings {
-		if !igs.silences(&findings[i]) {
-			kept = append(kept, findings[i])
+// claimedFindings turns the loader diagnostics that selected rules claim
+// into findings of those rules.
+func claimedFindings(loadDiags hcl.Diagnostics, selected []Selected) []Finding {
+	var findings []Finding
+	for _, d := range loadDiags {
+		i := slices.IndexFunc(selected, func(s Selected) bool { return s.Rule.Claims != nil && s.Rule.Claims(d) })
+		if i < 0 {
+			continue
 		}
+		s := selected[i]
+		pass := &Pass{Rule: s.Rule, report: func(f Finding) {
+			if s.Severity != 0 {
+				f.Severity = s.Severity
+			}
+			findings = append(findings, f)
+		}}
+		pass.ReportDiagnostic(d, nil)
 	}
-	if cfg.ReportUnusedIgnores {
-		kept = append(kept, igs.unused()...)
-	}
-	SortFindings(kept)
-	return kept
+	return findings
 }
 
 // SortFindings orders findings by file, position, rule and message.

@@ -28,8 +28,10 @@ Good:
 	Enabled:  true,
 	Fixes:    true,
 	Check: func(p *Pass) {
+		// The elements of middleware = [...] lists are middleware_reference's.
+		listed := middlewareListElements(p.Module)
 		for _, u := range p.References {
-			if _, ok := u.Subject.(refs.FeatureSymbol); !ok {
+			if _, ok := u.Subject.(refs.FeatureSymbol); !ok || listed[keyOf(u.Traversal.SourceRange())] {
 				continue
 			}
 			for _, d := range refs.Check(u.Reference, p.Module) {

@@ -33,6 +33,14 @@ var NotModules = map[string]string{
 	"GoogleCloudPlatform__cloud-foundation-fabric/tests/fixtures": "fixture files that the tests copy one at a time into other modules; together they declare the same resources twice, and OpenTofu rejects the directory as a module",
 }
 
+// Templates are corpus directories whose files are templates that a
+// generator renders, not modules, keyed by their path below the corpus:
+// their variables are declared elsewhere, so references in them do not
+// resolve. Loading them works; tests that check references skip them.
+var Templates = map[string]string{
+	"terraform-aws-modules__terraform-aws-security-group/modules/_templates": "templates that the module's generator renders into each modules/NAME, where the variables they read are declared",
+}
+
 // Dir is one corpus directory that holds configuration files.
 type Dir struct {
 	Path string

@@ -1,0 +1,887 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/refs"
+)
+
+// AnyTypeInspected is the rule any_type_inspected.
+var AnyTypeInspected = &Rule{
+	Name: "any_type_inspected",
+	Doc: `Reports a variable whose type is or contains any while the module looks
+inside the part that any stands for. any suits a value that the module
+passes on whole: to jsonencode or yamlencode, as a resource argument, a
+module input or an output, through tostring-like conversions, try,
+coalesce or a template. Looking inside depends on a shape that the type
+does not state, and a caller's mistake then fails far from the variable:
+an attribute or index access (var.x.name, var.x["k"]), a splat, a for
+expression or for_each over it, a condition or a comparison (a test
+against null is fine), arithmetic, and functions that look inside or
+expect one kind of value (length, keys, values, lookup, merge, contains,
+element, flatten, concat, upper, split, ...); try(var.x.a, ...) and
+can(var.x.a) count for the access they wrap. For list(any), set(any),
+map(any) and any nested in an object, what counts is inspection of the
+any part itself: var.m["k"], length(var.m) and for_each = var.m only use
+the collection, while var.m["k"].port, each.value.port or v.port in a for
+expression over it (and functions such as flatten, sort or join that
+look at the elements) inspect an element. The finding lists each place
+(FILE:LINE and the expression) and, when the default value gives the
+type of every part and of every attribute the module reads, proposes an
+exact type: an object where the module reads attributes by name or where
+attribute types differ, a map where it only iterates or indexes. It
+proposes nothing rather than guess. Values that flow through locals or
+module outputs are not followed, and .tf.json files are not read.
+
+Bad:
+
+    variable "settings" {
+      type    = any
+      default = { name = "app", tags = { team = "web" } }
+    }
+    output "name" { value = var.settings.name }
+
+Good:
+
+    variable "settings" {
+      type    = object({ name = string, tags = map(string) })
+      default = { name = "app", tags = { team = "web" } }
+    }
+    output "name" { value = var.settings.name }`,
+	Severity: Warning,
+	Enabled:  true,
+	Check:    checkAnyTypeInspected,
+}
+
+// anyVar is a variable whose type constraint contains any.
+type anyVar struct {
+	v      *config.Variable
+	ty     cty.Type
+	acc    *accessTree
+	places []anyInspection
+	seen   map[hcl.Pos]bool
+}
+
+// anyInspection is one place where the module inspects the any part of a
+// variable.
+type anyInspection struct {
+	rng  hcl.Range
+	text string
+}
+
+// tracked is what the classifier knows about the value of an expression
+// that is all or part of an anyVar: the type constraint there, where the
+// value lies in the variable (acc), and whether the expression chain has
+// already been reported as inspecting it.
+type tracked struct {
+	v         *anyVar
+	ty        cty.Type
+	acc       *accessTree
+	inspected bool
+}
+
+func (t *tracked) dynamic() bool { return t != nil && t.ty == cty.DynamicPseudoType }
+
+// anyScope binds the names that for expressions, for_each (each) and
+// dynamic blocks (their iterator) introduce.
+type anyScope struct {
+	parent *anyScope
+	name   string
+	val    *tracked            // a for expression's variable; nil when untracked
+	attrs  map[string]*tracked // each and iterators: each.value
+}
+
+func (s *anyScope) lookup(name string) (*anyScope, bool) {
+	for ; s != nil; s = s.parent {
+		if s.name == name {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+func (s *anyScope) bind(name string, val *tracked) *anyScope {
+	return &anyScope{parent: s, name: name, val: val}
+}
+
+func (s *anyScope) bindAttrs(name string, attrs map[string]*tracked) *anyScope {
+	return &anyScope{parent: s, name: name, attrs: attrs}
+}
+
+// anyClassifier walks a module's expressions bottom-up: each expression's
+// value is evaluated to a *tracked, and each expression decides, from
+// how it uses the tracked values of its operands, whether it inspects
+// them. Every expression is visited once.
+type anyClassifier struct {
+	m    *config.Module
+	vars map[string]*anyVar
+	anon map[*hclsyntax.AnonSymbolExpr]anonItem
+}
+
+// anonItem is the element that a splat's item symbol stands for, with the
+// range of the whole splat expression (where an inspection of it is).
+type anonItem struct {
+	t   *tracked
+	rng hcl.Range
+}
+
+func checkAnyTypeInspected(p *Pass) {
+	vars := anyTypedVariables(p.Module)
+	if len(vars) == 0 {
+		return
+	}
+	// Only the files that refer to one of the variables can inspect it:
+	// each, iterators and for variables get their values there too.
+	files := map[string]bool{}
+	for _, u := range p.References {
+		if iv, ok := u.Subject.(refs.InputVariable); ok && vars[iv.Name] != nil {
+			files[u.Range.Filename] = true
+		}
+	}
+	if len(files) == 0 {
+		return
+	}
+	c := &anyClassifier{m: p.Module, vars: vars, anon: map[*hclsyntax.AnonSymbolExpr]anonItem{}}
+	c.module(files)
+	for _, v := range config.InOrder(p.Module.Variables) {
+		av := vars[v.Name]
+		if av == nil || len(av.places) == 0 {
+			continue
+		}
+		p.Report(anyFinding(p.Module, av))
+	}
+}
+
+// anyTypedVariables returns the variables whose type constraint contains
+// any, by name. A type that does not parse is left out.
+func anyTypedVariables(m *config.Module) map[string]*anyVar {
+	out := map[string]*anyVar{}
+	for name, v := range m.Variables {
+		if v.TypeExpr == nil {
+			continue
+		}
+		var ty cty.Type
+		switch hcl.ExprAsKeyword(v.TypeExpr) {
+		case "list":
+			ty = cty.List(cty.DynamicPseudoType)
+		case "map":
+			ty = cty.Map(cty.DynamicPseudoType)
+		default:
+			t, _, diags := typeexpr.TypeConstraintWithDefaults(v.TypeExpr)
+			if diags.HasErrors() {
+				continue
+			}
+			ty = t
+		}
+		if !ty.HasDynamicTypes() {
+			continue
+		}
+		out[name] = &anyVar{v: v, ty: ty, acc: &accessTree{}, seen: map[hcl.Pos]bool{}}
+	}
+	return out
+}
+
+// module walks the native syntax files of the module that files names,
+// or all of them when files is nil.
+func (c *anyClassifier) module(files map[string]bool) {
+	names := make([]string, 0, len(c.m.Files))
+	for name := range c.m.Files {
+		if files == nil || files[name] {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if body, ok := c.m.Files[name].Body.(*hclsyntax.Body); ok {
+			c.body(body, nil, true)
+		}
+	}
+}
+
+func (c *anyClassifier) body(b *hclsyntax.Body, sc *anyScope, top bool) {
+	for _, attr := range b.Attributes {
+		c.eval(attr.Expr, sc)
+	}
+	for _, blk := range b.Blocks {
+		c.block(blk, sc, top)
+	}
+}
+
+func (c *anyClassifier) block(blk *hclsyntax.Block, sc *anyScope, top bool) {
+	b := blk.Body
+	switch {
+	case top && blk.Type == "variable":
+		for name, attr := range b.Attributes {
+			if name != "type" && name != "default" {
+				c.eval(attr.Expr, sc)
+			}
+		}
+		for _, nested := range b.Blocks {
+			c.block(nested, sc, false)
+		}
+	case top && (blk.Type == "resource" || blk.Type == "data" || blk.Type == "ephemeral" || blk.Type == "module" || blk.Type == "import"):
+		inner := sc
+		for name, attr := range b.Attributes {
+			switch name {
+			case "for_each":
+				t := c.eval(attr.Expr, sc)
+				if t.dynamic() {
+					c.inspect(t, attr.Expr.Range(), "for_each = %s")
+				}
+				inner = sc.bindAttrs("each", map[string]*tracked{"value": c.elementOf(t)})
+			case "count":
+				if t := c.eval(attr.Expr, sc); t.dynamic() {
+					c.inspect(t, attr.Expr.Range(), "count = %s")
+				}
+			}
+		}
+		for name, attr := range b.Attributes {
+			if name != "for_each" && name != "count" {
+				c.eval(attr.Expr, inner)
+			}
+		}
+		for _, nested := range b.Blocks {
+			c.block(nested, inner, false)
+		}
+	case !top && blk.Type == "dynamic" && len(blk.Labels) == 1:
+		iterator := blk.Labels[0]
+		if attr, ok := b.Attributes["iterator"]; ok {
+			if kw := hcl.ExprAsKeyword(attr.Expr); kw != "" {
+				iterator = kw
+			}
+		}
+		var elem *tracked
+		if attr, ok := b.Attributes["for_each"]; ok {
+			t := c.eval(attr.Expr, sc)
+			if t.dynamic() {
+				c.inspect(t, attr.Expr.Range(), "for_each = %s")
+			}
+			elem = c.elementOf(t)
+		}
+		inner := sc.bindAttrs(iterator, map[string]*tracked{"value": elem})
+		for name, attr := range b.Attributes {
+			if name != "for_each" && name != "iterator" {
+				c.eval(attr.Expr, inner)
+			}
+		}
+		for _, nested := range b.Blocks {
+			c.block(nested, inner, false)
+		}
+	default:
+		c.body(b, sc, false)
+	}
+}
+
+// elementOf is an element of a tracked collection, as for_each and for
+// expressions see it.
+func (c *anyClassifier) elementOf(t *tracked) *tracked {
+	if t == nil {
+		return nil
+	}
+	switch {
+	case t.dynamic():
+		return &tracked{v: t.v, ty: cty.DynamicPseudoType, acc: t.acc.element(), inspected: true}
+	case t.ty.IsListType(), t.ty.IsSetType(), t.ty.IsMapType():
+		return &tracked{v: t.v, ty: t.ty.ElementType(), acc: t.acc.element(), inspected: t.inspected}
+	}
+	return nil
+}
+
+// inspect records that the expression at rng inspects the any part that
+// t holds, unless the chain of t has been recorded already. The place is
+// described by format with the source text of rng for its %s.
+func (c *anyClassifier) inspect(t *tracked, rng hcl.Range, format string) {
+	if t == nil || t.inspected {
+		return
+	}
+	if t.v.seen[rng.Start] {
+		return
+	}
+	t.v.seen[rng.Start] = true
+	t.v.places = append(t.v.places, anyInspection{rng: rng, text: strings.Replace(format, "%s", sourceText(c.m, rng, 60), 1)})
+}
+
+// anyStep is one access: an attribute or constant string key (named), a
+// constant number index, or any other index.
+type anyStep struct {
+	name  string
+	named bool
+	index int
+	isIdx bool
+}
+
+func stepOfKey(key cty.Value) anyStep {
+	if key == cty.NilVal || !key.IsKnown() || key.IsNull() {
+		return anyStep{}
+	}
+	switch key.Type() {
+	case cty.String:
+		return anyStep{name: key.AsString(), named: true}
+	case cty.Number:
+		if i, acc := key.AsBigFloat().Int64(); acc == 0 && i >= 0 && i < 1<<31 {
+			return anyStep{index: int(i), isIdx: true}
+		}
+	}
+	return anyStep{}
+}
+
+// apply takes one access step into t. An access into the any part is an
+// inspection, recorded with the text of the whole access expression.
+func (c *anyClassifier) apply(t *tracked, s anyStep, rng hcl.Range) *tracked {
+	if t == nil {
+		return nil
+	}
+	if t.dynamic() {
+		c.inspect(t, rng, "%s")
+		acc := t.acc.element()
+		if s.named {
+			acc = t.acc.attr(s.name)
+		}
+		return &tracked{v: t.v, ty: cty.DynamicPseudoType, acc: acc, inspected: true}
+	}
+	ty := t.ty
+	next := &tracked{v: t.v, inspected: t.inspected}
+	switch {
+	case ty.IsObjectType():
+		if !s.named || !ty.HasAttribute(s.name) {
+			return nil
+		}
+		next.ty, next.acc = ty.AttributeType(s.name), t.acc.attr(s.name)
+	case ty.IsMapType():
+		next.ty, next.acc = ty.ElementType(), t.acc.element()
+	case ty.IsListType(), ty.IsSetType():
+		if s.named {
+			return nil
+		}
+		next.ty, next.acc = ty.ElementType(), t.acc.element()
+	case ty.IsTupleType():
+		if !s.isIdx || s.index >= len(ty.TupleElementTypes()) {
+			return nil
+		}
+		next.ty, next.acc = ty.TupleElementType(s.index), t.acc.element()
+	default:
+		return nil
+	}
+	if !next.ty.HasDynamicTypes() {
+		return nil // fully typed from here on: nothing left to inspect
+	}
+	return next
+}
+
+func (c *anyClassifier) traversal(t *tracked, tr hcl.Traversal, rng hcl.Range) *tracked {
+	for _, step := range tr {
+		if t == nil {
+			return nil
+		}
+		switch s := step.(type) {
+		case hcl.TraverseAttr:
+			t = c.apply(t, anyStep{name: s.Name, named: true}, rng)
+		case hcl.TraverseIndex:
+			t = c.apply(t, stepOfKey(s.Key), rng)
+		default:
+			t = c.apply(t, anyStep{}, rng)
+		}
+	}
+	return t
+}
+
+// root resolves the start of a scope traversal: a bound name, or
+// var.NAME of an any-typed variable. It returns the tracked value and the
+// steps left.
+func (c *anyClassifier) root(tr hcl.Traversal, sc *anyScope) (*tracked, hcl.Traversal) {
+	name := tr.RootName()
+	rest := tr[1:]
+	if b, ok := sc.lookup(name); ok {
+		if b.attrs == nil {
+			return b.val, rest
+		}
+		if len(rest) == 0 {
+			return nil, nil
+		}
+		a, ok := rest[0].(hcl.TraverseAttr)
+		if !ok {
+			return nil, nil
+		}
+		return b.attrs[a.Name], rest[1:]
+	}
+	if name != "var" || len(rest) == 0 {
+		return nil, nil
+	}
+	a, ok := rest[0].(hcl.TraverseAttr)
+	if !ok {
+		return nil, nil
+	}
+	v := c.vars[a.Name]
+	if v == nil {
+		return nil, nil
+	}
+	return &tracked{v: v, ty: v.ty, acc: v.acc}, rest[1:]
+}
+
+// eval walks e and returns what is known of its value.
+func (c *anyClassifier) eval(e hclsyntax.Expression, sc *anyScope) *tracked {
+	switch e := e.(type) {
+	case nil:
+		return nil
+	case *hclsyntax.ScopeTraversalExpr:
+		t, rest := c.root(e.Traversal, sc)
+		return c.traversal(t, rest, e.Range())
+	case *hclsyntax.RelativeTraversalExpr:
+		t := c.eval(e.Source, sc)
+		rng := e.Range()
+		if a, ok := e.Source.(*hclsyntax.AnonSymbolExpr); ok {
+			if item, ok := c.anon[a]; ok {
+				rng = item.rng // the splat's each part: name the whole splat
+			}
+		}
+		return c.traversal(t, e.Traversal, rng)
+	case *hclsyntax.IndexExpr:
+		coll := c.eval(e.Collection, sc)
+		key := c.eval(e.Key, sc)
+		if key.dynamic() {
+			c.inspect(key, e.Range(), "%s")
+		}
+		if coll == nil {
+			return nil
+		}
+		var k cty.Value
+		if len(e.Key.Variables()) == 0 {
+			if v, diags := e.Key.Value(nil); !diags.HasErrors() {
+				k = v
+			}
+		}
+		return c.apply(coll, stepOfKey(k), e.Range())
+	case *hclsyntax.SplatExpr:
+		src := c.eval(e.Source, sc)
+		var item *tracked
+		switch {
+		case src == nil:
+		case src.dynamic():
+			c.inspect(src, e.Range(), "%s")
+			item = c.elementOf(src)
+		case src.ty.IsListType(), src.ty.IsSetType():
+			item = c.elementOf(src)
+		case src.ty.IsObjectType(), src.ty.IsMapType():
+			item = src // a splat over a single value
+		}
+		if e.Item != nil {
+			c.anon[e.Item] = anonItem{t: item, rng: e.Range()}
+		}
+		c.eval(e.Each, sc)
+		return nil
+	case *hclsyntax.AnonSymbolExpr:
+		return c.anon[e].t
+	case *hclsyntax.FunctionCallExpr:
+		return c.call(e, sc)
+	case *hclsyntax.ConditionalExpr:
+		if cond := c.eval(e.Condition, sc); cond.dynamic() {
+			c.inspect(cond, e.Condition.Range(), "%s (as a condition)")
+		}
+		t := c.eval(e.TrueResult, sc)
+		f := c.eval(e.FalseResult, sc)
+		if t != nil {
+			return t
+		}
+		return f
+	case *hclsyntax.BinaryOpExpr:
+		l := c.eval(e.LHS, sc)
+		r := c.eval(e.RHS, sc)
+		nullTest := e.Op == hclsyntax.OpEqual || e.Op == hclsyntax.OpNotEqual
+		if l.dynamic() && (!nullTest || !isNullLiteral(e.RHS)) {
+			c.inspect(l, e.Range(), "%s")
+		}
+		if r.dynamic() && (!nullTest || !isNullLiteral(e.LHS)) {
+			c.inspect(r, e.Range(), "%s")
+		}
+		return nil
+	case *hclsyntax.UnaryOpExpr:
+		if t := c.eval(e.Val, sc); t.dynamic() {
+			c.inspect(t, e.Range(), "%s")
+		}
+		return nil
+	case *hclsyntax.ForExpr:
+		coll := c.eval(e.CollExpr, sc)
+		var elem *tracked
+		if coll != nil {
+			if coll.dynamic() {
+				c.inspect(coll, e.CollExpr.Range(), "for over %s")
+			}
+			elem = c.elementOf(coll)
+		}
+		inner := sc
+		if e.KeyVar != "" {
+			inner = inner.bind(e.KeyVar, nil)
+		}
+		inner = inner.bind(e.ValVar, elem)
+		c.eval(e.KeyExpr, inner)
+		c.eval(e.ValExpr, inner)
+		c.eval(e.CondExpr, inner)
+		return nil
+	case *hclsyntax.TupleConsExpr:
+		for _, x := range e.Exprs {
+			c.eval(x, sc)
+		}
+		return nil
+	case *hclsyntax.ObjectConsExpr:
+		for _, item := range e.Items {
+			c.eval(item.KeyExpr, sc)
+			c.eval(item.ValueExpr, sc)
+		}
+		return nil
+	case *hclsyntax.ObjectConsKeyExpr:
+		if !e.ForceNonLiteral && hcl.ExprAsKeyword(e.Wrapped) != "" {
+			return nil // a bare attribute name, not a reference
+		}
+		if t := c.eval(e.Wrapped, sc); t.dynamic() {
+			c.inspect(t, e.Range(), "%s (as a key)")
+		}
+		return nil
+	case *hclsyntax.TemplateExpr:
+		for _, part := range e.Parts {
+			c.eval(part, sc) // interpolation converts like tostring
+		}
+		return nil
+	case *hclsyntax.TemplateWrapExpr:
+		return c.eval(e.Wrapped, sc)
+	case *hclsyntax.TemplateJoinExpr:
+		c.eval(e.Tuple, sc)
+		return nil
+	case *hclsyntax.ParenthesesExpr:
+		return c.eval(e.Expression, sc)
+	case *hclsyntax.LiteralValueExpr:
+		return nil
+	}
+	// Any other node: visit its children for references.
+	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+		if st, ok := n.(*hclsyntax.ScopeTraversalExpr); ok {
+			t, rest := c.root(st.Traversal, sc)
+			c.traversal(t, rest, st.Range())
+		}
+		return nil
+	})
+	return nil
+}
+
+func isNullLiteral(e hclsyntax.Expression) bool {
+	for {
+		p, ok := e.(*hclsyntax.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		e = p.Expression
+	}
+	lit, ok := e.(*hclsyntax.LiteralValueExpr)
+	return ok && lit.Val.IsNull()
+}
+
+// inspectingFuncs look inside a value of type any, or need it to be one
+// kind of value (a collection, a string, a number).
+var inspectingFuncs = map[string]bool{
+	"length": true, "keys": true, "values": true, "lookup": true, "merge": true, "contains": true,
+	"element": true, "flatten": true, "concat": true, "index": true, "slice": true, "distinct": true,
+	"reverse": true, "sort": true, "compact": true, "coalescelist": true, "one": true, "sum": true,
+	"max": true, "min": true, "setproduct": true, "setunion": true, "setintersection": true,
+	"setsubtract": true, "zipmap": true, "transpose": true, "chunklist": true, "join": true,
+	"matchkeys": true, "alltrue": true, "anytrue": true, "range": true,
+	"upper": true, "lower": true, "title": true, "split": true, "replace": true, "substr": true,
+	"trim": true, "trimspace": true, "trimprefix": true, "trimsuffix": true, "chomp": true,
+	"startswith": true, "endswith": true, "strcontains": true, "regex": true, "regexall": true,
+	"strrev": true, "indent": true,
+	"abs": true, "ceil": true, "floor": true, "log": true, "pow": true, "signum": true, "parseint": true,
+	"cidrhost": true, "cidrnetmask": true, "cidrsubnet": true, "cidrsubnets": true,
+}
+
+// elementInspectingFuncs look inside the elements of a collection, or need
+// them to be one kind of value.
+var elementInspectingFuncs = map[string]bool{
+	"flatten": true, "sort": true, "sum": true, "join": true, "compact": true, "zipmap": true,
+	"transpose": true, "alltrue": true, "anytrue": true, "max": true, "min": true,
+}
+
+func (c *anyClassifier) call(e *hclsyntax.FunctionCallExpr, sc *anyScope) *tracked {
+	args := make([]*tracked, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = c.eval(a, sc)
+	}
+	name := strings.TrimPrefix(e.Name, "core::")
+	rng := e.Range()
+	for i, t := range args {
+		switch {
+		case t == nil:
+		case name == "lookup" && i == 2:
+			// lookup's default is returned as it is, not looked at.
+		case t.dynamic() && inspectingFuncs[name]:
+			c.inspect(t, rng, "%s")
+			if name == "keys" || name == "values" {
+				t.acc.element() // read as a collection
+			}
+		case !t.dynamic() && elementInspectingFuncs[name] && (t.ty.IsListType() || t.ty.IsSetType() || t.ty.IsMapType()) && t.ty.ElementType() == cty.DynamicPseudoType:
+			c.inspect(t, rng, "%s")
+			t.acc.element()
+		}
+	}
+	first := func() *tracked {
+		for _, t := range args {
+			if t != nil {
+				return t
+			}
+		}
+		return nil
+	}
+	switch name {
+	case "try", "coalesce", "tolist", "toset", "tomap", "sensitive", "nonsensitive", "merge", "concat":
+		t := first()
+		if t != nil && (name == "merge" || name == "concat") && t.dynamic() {
+			return nil
+		}
+		return t
+	case "lookup", "element", "one":
+		if len(args) == 0 {
+			return nil
+		}
+		if args[0] == nil {
+			if name == "lookup" && len(args) == 3 {
+				return args[2] // the result may be the default
+			}
+			return nil
+		}
+		t := args[0]
+		var key cty.Value
+		if name == "lookup" && len(e.Args) > 1 && len(e.Args[1].Variables()) == 0 {
+			if v, diags := e.Args[1].Value(nil); !diags.HasErrors() {
+				key = v
+			}
+		}
+		s := stepOfKey(key)
+		if name != "lookup" {
+			s = anyStep{}
+		}
+		if t.dynamic() {
+			acc := t.acc.element()
+			if s.named {
+				acc = t.acc.attr(s.name)
+			}
+			return &tracked{v: t.v, ty: cty.DynamicPseudoType, acc: acc, inspected: true}
+		}
+		return c.apply(t, s, rng)
+	case "values":
+		if len(args) == 1 && args[0] != nil && args[0].ty.IsMapType() {
+			t := args[0]
+			return &tracked{v: t.v, ty: cty.List(t.ty.ElementType()), acc: t.acc, inspected: t.inspected}
+		}
+	}
+	return nil
+}
+
+// anyFinding writes the finding for a variable with its places and, when
+// it can be inferred, the exact type to write.
+func anyFinding(m *config.Module, av *anyVar) Finding {
+	places := slices.Clone(av.places)
+	slices.SortFunc(places, func(a, b anyInspection) int { return compareRange(a.rng, b.rng) })
+	const most = 8
+	var list []string
+	for i, pl := range places {
+		if i == most {
+			list = append(list, fmt.Sprintf("and %d more", len(places)-most))
+			break
+		}
+		list = append(list, fmt.Sprintf("%s at %s", pl.text, position(m, pl.rng)))
+	}
+	typeText := typeConstraintText(m, av.v)
+	what := "the any part of its value"
+	if av.ty == cty.DynamicPseudoType {
+		what = "its value"
+	}
+	detail := "A type constraint with any accepts any value; it suits a value the module passes on whole without looking inside. The places listed look inside, so the module depends on a shape that the type does not state, and a caller's mistake fails there instead of at the variable."
+	if proposal, ok := proposeExactType(m, av); ok {
+		detail += " Write the exact type: " + proposal + "."
+	} else {
+		detail += " Write the exact type that the module expects."
+	}
+	return Finding{
+		Message: fmt.Sprintf("var.%s has type %s, but the module inspects %s: %s", av.v.Name, typeText, what, strings.Join(list, ", ")),
+		Detail:  detail,
+		Range:   av.v.TypeExpr.Range(),
+	}
+}
+
+// proposeExactType infers, from the variable's default and the accesses
+// the module makes, the type for each any in the constraint, and writes
+// the constraint with them. It fails when any part of the type is not
+// known.
+func proposeExactType(m *config.Module, av *anyVar) (string, bool) {
+	v := av.v
+	if v.Default == cty.NilVal || v.Default.IsNull() || !v.Default.IsWhollyKnown() {
+		return "", false
+	}
+	if _, native := v.TypeExpr.(hclsyntax.Expression); !native {
+		return "", false
+	}
+	p := &typeProposal{}
+	if !p.walk(v.TypeExpr, []cty.Value{v.Default}, av.acc, true) || len(p.edits) == 0 {
+		return "", false
+	}
+	rng := v.TypeExpr.Range()
+	src := m.Files[rng.Filename]
+	if src == nil || rng.End.Byte > len(src.Bytes) || rng.Start.Byte > rng.End.Byte {
+		return "", false
+	}
+	text := string(applyEdits(src.Bytes[:rng.End.Byte], p.edits)[rng.Start.Byte:])
+	// The proposal must be a type without any that the default converts to.
+	expr, diags := hclsyntax.ParseExpression([]byte(text), "proposal", hcl.InitialPos)
+	if diags.HasErrors() {
+		return "", false
+	}
+	ty, defaults, diags := typeexpr.TypeConstraintWithDefaults(expr)
+	if diags.HasErrors() || ty.HasDynamicTypes() {
+		return "", false
+	}
+	raw, diags := v.DefaultExpr.Value(nil)
+	if diags.HasErrors() {
+		return "", false
+	}
+	if defaults != nil {
+		raw = defaults.Apply(raw)
+	}
+	if _, err := convert.Convert(raw, ty); err != nil {
+		return "", false
+	}
+	if strings.Contains(text, "\n") {
+		// Several lines: name each replacement instead of re-flowing the
+		// type, whose newlines separate attributes.
+		var parts []string
+		for _, e := range p.edits {
+			parts = append(parts, fmt.Sprintf("replace the any at %s with %s", position(m, e.Range), e.NewText))
+		}
+		return strings.Join(parts, "; "), true
+	}
+	return "type = " + text, true
+}
+
+// typeProposal walks a type expression with the values found at each of
+// its positions and the module's accesses there, and replaces each any
+// (and a bare legacy list or map) with the type inferred for it.
+type typeProposal struct {
+	edits []Edit
+}
+
+func (p *typeProposal) walk(expr hcl.Expression, vals []cty.Value, acc *accessTree, top bool) bool {
+	switch kw := hcl.ExprAsKeyword(expr); kw {
+	case "any":
+		t, ok := inferType(vals, acc)
+		if !ok {
+			return false
+		}
+		p.edits = append(p.edits, Edit{Range: expr.Range(), NewText: typeString(t)})
+		return true
+	case "list", "map":
+		if !top {
+			return false
+		}
+		ea := accElem(acc)
+		if kw == "map" {
+			ea = acc.elements()
+		}
+		t, ok := inferType(elementValues(vals), ea)
+		if !ok {
+			return false
+		}
+		p.edits = append(p.edits, Edit{Range: expr.Range(), NewText: kw + "(" + typeString(t) + ")"})
+		return true
+	case "string", "number", "bool":
+		return true
+	case "":
+	default:
+		return false
+	}
+	call, diags := hcl.ExprCall(expr)
+	if diags.HasErrors() || len(call.Arguments) == 0 {
+		return false
+	}
+	switch call.Name {
+	case "list", "set":
+		return p.walk(call.Arguments[0], elementValues(vals), accElem(acc), false)
+	case "map":
+		return p.walk(call.Arguments[0], elementValues(vals), acc.elements(), false)
+	case "object":
+		pairs, diags := hcl.ExprMap(call.Arguments[0])
+		if diags.HasErrors() {
+			return false
+		}
+		for _, pair := range pairs {
+			name := hcl.ExprAsKeyword(pair.Key)
+			texpr := pair.Value
+			var sub []cty.Value
+			if opt, diags := hcl.ExprCall(texpr); !diags.HasErrors() && opt.Name == "optional" && len(opt.Arguments) > 0 {
+				texpr = opt.Arguments[0]
+				if len(opt.Arguments) == 2 {
+					if d, diags := opt.Arguments[1].Value(nil); !diags.HasErrors() && !d.IsNull() {
+						sub = append(sub, d)
+					}
+				}
+			}
+			for _, v := range vals {
+				if av, ok := attrOf(v, name); ok && !av.IsNull() {
+					sub = append(sub, av)
+				}
+			}
+			var sa *accessTree
+			if acc != nil {
+				sa = acc.attrs[name]
+			}
+			if !p.walk(texpr, sub, sa, false) {
+				return false
+			}
+		}
+		return true
+	case "tuple":
+		elems, diags := hcl.ExprList(call.Arguments[0])
+		if diags.HasErrors() {
+			return false
+		}
+		for i, e := range elems {
+			var sub []cty.Value
+			for _, v := range vals {
+				if (v.Type().IsTupleType() || v.Type().IsListType()) && v.LengthInt() > i {
+					sub = append(sub, v.Index(cty.NumberIntVal(int64(i))))
+				}
+			}
+			if !p.walk(e, sub, accElem(acc), false) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func accElem(acc *accessTree) *accessTree {
+	if acc == nil {
+		return nil
+	}
+	return acc.elem
+}
+
+// elementValues returns the elements of every collection value in vals.
+func elementValues(vals []cty.Value) []cty.Value {
+	var out []cty.Value
+	for _, v := range vals {
+		if v.IsNull() || !v.IsKnown() || !v.CanIterateElements() {
+			continue
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			out = append(out, e)
+		}
+	}
+	return out
+}

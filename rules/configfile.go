@@ -1,0 +1,283 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// ConfigFileName is the name of tofulint's configuration file. Without
+// --config, each module uses the nearest one in its directory or a
+// directory above it.
+const ConfigFileName = ".tofulint.hcl"
+
+// A configuration file looks like this:
+//
+//	config {
+//	  disabled_by_default   = false        # run only the rules enabled below
+//	  exclude               = ["generated/**", "legacy/*.tf"]
+//	  report_unused_ignores = true
+//	}
+//
+//	rule "unused_declaration" {
+//	  enabled  = true
+//	  severity = "notice"
+//	  # ...and the rule's options (tofulint --list-rules names them)
+//	}
+//
+// Every block and argument is optional. Values are constants: the file is
+// read without variables or functions.
+var configFileSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "config"},
+		{Type: "rule", LabelNames: []string{"name"}},
+	},
+}
+
+var configBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "disabled_by_default"},
+		{Name: "exclude"},
+		{Name: "report_unused_ignores"},
+	},
+}
+
+// FindConfig returns the path of the configuration file that applies to
+// the module in dir: the nearest ConfigFileName in dir or a directory above
+// it, or "" when there is none.
+func FindConfig(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(abs, ConfigFileName)
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && !fi.IsDir():
+			return p, nil
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return "", err
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			return "", nil
+		}
+		abs = parent
+	}
+}
+
+// LoadConfigFile reads a configuration file. Unknown blocks, arguments,
+// rules and options are errors, with a suggestion where a known name is
+// close; so are values of the wrong type. The Config's Root is the file's
+// directory.
+func LoadConfigFile(path string) (Config, hcl.Diagnostics) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the configuration file", Detail: err.Error()}}
+	}
+	return ParseConfig(src, path)
+}
+
+// ParseConfig reads the configuration file src, named filename.
+func ParseConfig(src []byte, filename string) (Config, hcl.Diagnostics) {
+	cfg := Config{Rules: map[string]RuleConfig{}, Root: filepath.Dir(filename)}
+	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	if diags.HasErrors() {
+		return cfg, diags
+	}
+	content, cdiags := f.Body.Content(configFileSchema)
+	diags = append(diags, cdiags...)
+	seenConfig := false
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "config":
+			if seenConfig {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate config block", Detail: "A configuration file has at most one config block.", Subject: b.DefRange.Ptr()})
+				continue
+			}
+			seenConfig = true
+			diags = append(diags, decodeConfigBlock(b, &cfg)...)
+		case "rule":
+			name := b.Labels[0]
+			r := Lookup(name)
+			if r == nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown rule", Detail: unknownRule(name).Error() + ". tofulint --list-rules lists the rules.", Subject: b.LabelRanges[0].Ptr()})
+				continue
+			}
+			if _, dup := cfg.Rules[name]; dup {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate rule block", Detail: fmt.Sprintf("The rule %q is configured twice in this file.", name), Subject: b.LabelRanges[0].Ptr()})
+				continue
+			}
+			rc, rdiags := decodeRuleBlock(b, r)
+			diags = append(diags, rdiags...)
+			cfg.Rules[name] = rc
+		}
+	}
+	return cfg, diags
+}
+
+func decodeConfigBlock(b *hcl.Block, cfg *Config) hcl.Diagnostics {
+	content, diags := b.Body.Content(configBlockSchema)
+	for _, name := range sortedAttrs(content.Attributes) {
+		attr := content.Attributes[name]
+		switch name {
+		case "disabled_by_default":
+			diags = append(diags, constant(attr, cty.Bool, func(v cty.Value) { cfg.DisabledByDefault = v.True() })...)
+		case "report_unused_ignores":
+			diags = append(diags, constant(attr, cty.Bool, func(v cty.Value) { cfg.ReportUnusedIgnores = v.True() })...)
+		case "exclude":
+			diags = append(diags, constant(attr, cty.List(cty.String), func(v cty.Value) {
+				for _, p := range v.AsValueSlice() {
+					pat := filepath.ToSlash(p.AsString())
+					if !doublestar.ValidatePattern(pat) {
+						diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid exclude pattern", Detail: fmt.Sprintf("%q is not a valid glob pattern.", pat), Subject: attr.Expr.Range().Ptr()})
+						continue
+					}
+					cfg.Exclude = append(cfg.Exclude, pat)
+				}
+			})...)
+		}
+	}
+	return diags
+}
+
+func decodeRuleBlock(b *hcl.Block, r *Rule) (RuleConfig, hcl.Diagnostics) {
+	schema := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}, {Name: "severity"}}}
+	for _, o := range r.Options {
+		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: o.Name})
+	}
+	content, diags := b.Body.Content(schema)
+	var rc RuleConfig
+	for _, name := range sortedAttrs(content.Attributes) {
+		attr := content.Attributes[name]
+		switch name {
+		case "enabled":
+			diags = append(diags, constant(attr, cty.Bool, func(v cty.Value) {
+				on := v.True()
+				rc.Enabled = &on
+			})...)
+		case "severity":
+			diags = append(diags, constant(attr, cty.String, func(v cty.Value) {
+				sev, err := ParseSeverity(v.AsString())
+				if err != nil {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid severity", Detail: err.Error() + ".", Subject: attr.Expr.Range().Ptr()})
+					return
+				}
+				rc.Severity = &sev
+			})...)
+		default:
+			i := slices.IndexFunc(r.Options, func(o Option) bool { return o.Name == name })
+			diags = append(diags, constant(attr, r.Options[i].Type, func(v cty.Value) {
+				if rc.Options == nil {
+					rc.Options = map[string]cty.Value{}
+				}
+				rc.Options[name] = v
+			})...)
+		}
+	}
+	return rc, diags
+}
+
+// constant evaluates attr without variables or functions, converts it to
+// ty and passes it to set; a value that is null, unknown or of another type
+// is an error.
+func constant(attr *hcl.Attribute, ty cty.Type, set func(cty.Value)) hcl.Diagnostics {
+	v, diags := attr.Expr.Value(nil)
+	if diags.HasErrors() {
+		return diags
+	}
+	if v.IsNull() {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value", Detail: fmt.Sprintf("The argument %q must not be null.", attr.Name), Subject: attr.Expr.Range().Ptr()}}
+	}
+	cv, err := convert.Convert(v, ty)
+	if err != nil {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value", Detail: fmt.Sprintf("The argument %q must be %s: %s.", attr.Name, ty.FriendlyName(), err), Subject: attr.Expr.Range().Ptr()}}
+	}
+	if !cv.IsWhollyKnown() {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value", Detail: fmt.Sprintf("The argument %q must be a constant.", attr.Name), Subject: attr.Expr.Range().Ptr()}}
+	}
+	set(cv)
+	return nil
+}
+
+func sortedAttrs(attrs hcl.Attributes) []string {
+	names := make([]string, 0, len(attrs))
+	for n := range attrs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Merge returns cfg with the settings of over on top: over's rule settings
+// replace cfg's field by field, its Only and its true flags win; Exclude and
+// Root stay cfg's. It is how command-line flags override a configuration
+// file.
+func (cfg Config) Merge(over Config) Config {
+	out := cfg
+	out.Rules = map[string]RuleConfig{}
+	for name, rc := range cfg.Rules {
+		out.Rules[name] = rc
+	}
+	for name, o := range over.Rules {
+		rc := out.Rules[name]
+		if o.Enabled != nil {
+			rc.Enabled = o.Enabled
+		}
+		if o.Severity != nil {
+			rc.Severity = o.Severity
+		}
+		for k, v := range o.Options {
+			if rc.Options == nil {
+				rc.Options = map[string]cty.Value{}
+			}
+			rc.Options[k] = v
+		}
+		out.Rules[name] = rc
+	}
+	if len(over.Only) > 0 {
+		out.Only = over.Only
+	}
+	out.DisabledByDefault = cfg.DisabledByDefault || over.DisabledByDefault
+	out.ReportUnusedIgnores = cfg.ReportUnusedIgnores || over.ReportUnusedIgnores
+	return out
+}
+
+// Excluded reports whether the file filename matches one of cfg's Exclude
+// patterns, relative to cfg's Root.
+func (cfg Config) Excluded(filename string) bool {
+	if len(cfg.Exclude) == 0 {
+		return false
+	}
+	root := cfg.Root
+	if root == "" {
+		root = "."
+	}
+	absRoot, err1 := filepath.Abs(root)
+	abs, err2 := filepath.Abs(filename)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(absRoot, abs)
+	if err != nil {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	for _, pat := range cfg.Exclude {
+		if ok, _ := doublestar.Match(pat, rel); ok {
+			return true
+		}
+	}
+	return false
+}

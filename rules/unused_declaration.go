@@ -1,0 +1,105 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/refs"
+)
+
+// UnusedDeclaration is the rule unused_declaration.
+var UnusedDeclaration = &Rule{
+	Name: "unused_declaration",
+	Doc: `Reports input variables, local values and data sources that nothing in
+the module refers to. Every expression of the module counts, override files
+and check, import, backend and encryption blocks included, but a variable
+referred to only in its own validation blocks, a local value only in its own
+definition and a data source only inside its own block are unused. Uses are
+not followed further: a local value that only an unused local value refers
+to is reported once that one is gone. A data source with preconditions or
+postconditions is left alone, since its conditions are checks that run
+whether or not it is read; one referred to only by depends_on is used.
+Variables are reported in root and child modules alike: a value set for an
+unused variable goes nowhere. Tests (.tftest.hcl files) are not read.
+
+Bad:
+
+    variable "unused" {}
+    locals { unused = 1 }
+    data "aws_region" "unused" {}
+
+Good:
+
+    variable "region" {}
+    provider "aws" { region = var.region }`,
+	Severity: Warning,
+	Enabled:  true,
+	Check:    checkUnusedDeclarations,
+}
+
+func checkUnusedDeclarations(p *Pass) {
+	m := p.Module
+	usedVars, usedLocals, usedData := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	selfChecked := map[string]bool{} // variables that their own validation refers to
+	for _, u := range append(staticUses(m), p.References...) {
+		switch s := u.Subject.(type) {
+		case refs.InputVariable:
+			if u.In == fmt.Sprintf("variable %q", s.Name) {
+				selfChecked[s.Name] = true
+			} else {
+				usedVars[s.Name] = true
+			}
+		case refs.LocalValue:
+			if l, ok := m.Locals[s.Name]; !ok || !rangeWithin(l.Range, u.Range) {
+				usedLocals[s.Name] = true
+			}
+		case refs.Resource, refs.ResourceInstance:
+			r := resourceOf(u.Reference)
+			if r.Mode == config.DataMode && u.In != fmt.Sprintf("data %q %q", r.Type, r.Name) {
+				usedData[r.Type+"."+r.Name] = true
+			}
+		}
+	}
+	for _, v := range config.InOrder(m.Variables) {
+		if !usedVars[v.Name] {
+			except := ""
+			if selfChecked[v.Name] {
+				except = " except its own validation"
+			}
+			p.Report(Finding{
+				Message: fmt.Sprintf("variable %q is declared but not used", v.Name),
+				Detail:  fmt.Sprintf("Nothing in the module refers to var.%s%s, so a value given for it goes nowhere. Remove the declaration, or use the variable.", v.Name, except),
+				Range:   labelRange(v.LabelRanges, 0, v.Decl),
+			})
+		}
+	}
+	for _, l := range config.InOrder(m.Locals) {
+		if !usedLocals[l.Name] {
+			p.Report(Finding{
+				Message: fmt.Sprintf("local.%s is declared but not used", l.Name),
+				Detail:  fmt.Sprintf("Nothing in the module refers to local.%s. Remove it, or use it.", l.Name),
+				Range:   l.NameRange,
+			})
+		}
+	}
+	for _, r := range config.InOrder(m.DataResources) {
+		if usedData[r.Key()] || len(r.Lifecycle.Preconditions) > 0 || len(r.Lifecycle.Postconditions) > 0 {
+			continue
+		}
+		p.Report(Finding{
+			Message: fmt.Sprintf("data %q %q is declared but not used", r.Type, r.Name),
+			Detail:  fmt.Sprintf("Nothing in the module refers to data.%s.%s, yet OpenTofu reads it at every plan. Remove it, or use it.", r.Type, r.Name),
+			Range:   labelRange(r.LabelRanges, 1, r.Decl),
+		})
+	}
+}
+
+// labelRange returns the range of a block's i-th label, or fallback.
+func labelRange(ranges []hcl.Range, i int, fallback hcl.Range) hcl.Range {
+	if i < len(ranges) {
+		return ranges[i]
+	}
+	return fallback
+}
