@@ -1,10 +1,11 @@
-package cli
+package lint
 
 import (
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tofucue/tofucue/config"
@@ -14,30 +15,44 @@ import (
 // as in Go's package patterns: "DIR/..." is DIR and every directory below.
 const recursiveSuffix = "/..."
 
-// A target is one module to load and, when the user named a file rather
-// than a directory, the file whose diagnostics to show.
-type target struct {
-	dir  string
-	file string // "" for the whole module
+// A Target is one module to lint and, when the user named files rather
+// than the directory, the files whose findings to show.
+type Target struct {
+	Dir   string
+	Files []string // nil for the whole module
 }
 
-// expandPaths turns command-line paths into targets, in the order given,
-// without duplicates. A directory is a module directory; a file is the one
-// file of the module in its directory; "DIR/..." (or any directory when
+// Expand turns command-line paths into targets, in the order given,
+// without duplicates: each module is loaded once. A directory is a module
+// directory; a file is one file of the module in its directory, and the
+// files of one module named together (as pre-commit passes them) make one
+// target, unless the whole module is named too; "DIR/..." (or any directory when
 // recursive is set) stands for every module directory at or below DIR.
 // No path means ".". A path that does not exist, a directory without
 // configuration files, a file that is not a configuration file and a
 // recursive path with no module below it are errors.
-func expandPaths(paths []string, recursive bool) ([]target, error) {
+func Expand(paths []string, recursive bool) ([]Target, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	var targets []target
-	seen := map[target]bool{}
-	add := func(t target) {
-		if !seen[t] {
-			seen[t] = true
+	var targets []*Target
+	byDir := map[string]*Target{}
+	add := func(dir, file string) {
+		t, ok := byDir[dir]
+		if !ok {
+			t = &Target{Dir: dir}
+			byDir[dir] = t
 			targets = append(targets, t)
+			if file != "" {
+				t.Files = []string{file}
+			}
+			return
+		}
+		switch {
+		case file == "":
+			t.Files = nil
+		case len(t.Files) > 0 && !slices.Contains(t.Files, file):
+			t.Files = append(t.Files, file)
 		}
 	}
 	for _, p := range paths {
@@ -58,22 +73,26 @@ func expandPaths(paths []string, recursive bool) ([]target, error) {
 				return nil, fmt.Errorf("%s: no module directory (a directory with .tf, .tf.json, .tofu or .tofu.json files) at or below %s", p, root)
 			}
 			for _, d := range dirs {
-				add(target{dir: d})
+				add(d, "")
 			}
 		case fi.IsDir():
 			if !config.IsModuleDir(root) {
 				return nil, fmt.Errorf("%s: not a module directory: no .tf, .tf.json, .tofu or .tofu.json file in it (%s lints the module directories below it)", p, filepath.Join(root, "..."))
 			}
-			add(target{dir: filepath.Clean(root)})
+			add(filepath.Clean(root), "")
 		default:
 			if !isConfigFileName(fi.Name()) {
 				return nil, fmt.Errorf("%s: not a configuration file (.tf, .tf.json, .tofu or .tofu.json)", p)
 			}
 			file := filepath.Clean(root)
-			add(target{dir: filepath.Dir(file), file: file})
+			add(filepath.Dir(file), file)
 		}
 	}
-	return targets, nil
+	out := make([]Target, len(targets))
+	for i, t := range targets {
+		out[i] = *t
+	}
+	return out, nil
 }
 
 // cutRecursive strips a trailing "/..." from p, reporting whether it was

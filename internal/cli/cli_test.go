@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tofucue/tofucue/rules"
 )
 
 // writeTree creates files (slash-separated names) under a new temporary
@@ -30,124 +32,11 @@ func writeTree(t *testing.T, files map[string]string) string {
 }
 
 const (
-	cleanModule = "variable \"region\" {\n  type = string\n}\n"
+	cleanModule = "variable \"region\" {\n  type = string\n}\n\noutput \"region\" {\n  value = var.region\n}\n"
 	// An unknown top-level block: HCL itself reports it against the file
 	// schema, so the wording does not depend on the loader.
 	brokenModule = "variable \"region\" {}\n\nresources \"aws_instance\" \"web\" {}\n"
 )
-
-func TestExpandPaths(t *testing.T) {
-	root := writeTree(t, map[string]string{
-		"a/main.tf":                     cleanModule,
-		"a/sub/x.tofu":                  cleanModule,
-		"b/README.md":                   "not a module",
-		"c/.hidden.tf":                  cleanModule,
-		"d/main.tf.json":                "{}",
-		"e/only.tofu.json":              "{}",
-		".terraform/modules/m/main.tf":  cleanModule,
-		"a/.git/main.tf":                cleanModule,
-		"a/notes.txt":                   "",
-		"empty/.keep":                   "",
-		"empty/nested/deeper/README.md": "",
-	})
-	j := func(parts ...string) string { return filepath.Join(append([]string{root}, parts...)...) }
-
-	tests := []struct {
-		name      string
-		paths     []string
-		recursive bool
-		want      []target
-		err       string
-	}{
-		{
-			name:  "pattern finds every module directory, skipping hidden ones",
-			paths: []string{root + "/..."},
-			want:  []target{{dir: j("a")}, {dir: j("a", "sub")}, {dir: j("d")}, {dir: j("e")}},
-		},
-		{
-			name:      "recursive flag works like the pattern",
-			paths:     []string{j("a")},
-			recursive: true,
-			want:      []target{{dir: j("a")}, {dir: j("a", "sub")}},
-		},
-		{
-			name:  "plain directory is one module, below it is not searched",
-			paths: []string{j("a")},
-			want:  []target{{dir: j("a")}},
-		},
-		{
-			name:  "file names its module and itself",
-			paths: []string{j("a", "main.tf")},
-			want:  []target{{dir: j("a"), file: j("a", "main.tf")}},
-		},
-		{
-			name:  "duplicates are dropped, order is kept",
-			paths: []string{j("d"), j("a") + "/...", j("a"), j("d") + "/"},
-			want:  []target{{dir: j("d")}, {dir: j("a")}, {dir: j("a", "sub")}},
-		},
-		{
-			name:  "missing path",
-			paths: []string{j("nope")},
-			err:   "no such file or directory",
-		},
-		{
-			name:  "directory without configuration files",
-			paths: []string{j("b")},
-			err:   "not a module directory",
-		},
-		{
-			name:  "not a configuration file",
-			paths: []string{j("b", "README.md")},
-			err:   "not a configuration file",
-		},
-		{
-			name:  "pattern without modules",
-			paths: []string{j("empty") + "/..."},
-			err:   "no module directory",
-		},
-		{
-			name:  "pattern on a file",
-			paths: []string{j("a", "main.tf") + "/..."},
-			err:   "is not a directory",
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := expandPaths(tt.paths, tt.recursive)
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("expandPaths = %v, %v; want an error containing %q", got, err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("expandPaths =\n%v\nwant\n%v", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestExpandPathsDefaultsToCurrentDirectory(t *testing.T) {
-	root := writeTree(t, map[string]string{"main.tf": cleanModule, "child/main.tf": cleanModule})
-	t.Chdir(root)
-	got, err := expandPaths(nil, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []target{{dir: "."}}; !reflect.DeepEqual(got, want) {
-		t.Errorf("no paths = %v, want %v", got, want)
-	}
-	got, err = expandPaths([]string{"./..."}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []target{{dir: "."}, {dir: "child"}}; !reflect.DeepEqual(got, want) {
-		t.Errorf("./... = %v, want %v", got, want)
-	}
-}
 
 // run runs tofulint with args and returns the exit status and outputs.
 // checkRun checks a command's exit status and that its output contains each
@@ -394,7 +283,6 @@ func TestTofulintRules(t *testing.T) {
 		{name: "opt-in findings can be disabled", args: []string{"--disable-rule", "feature_opt_in", filepath.Join(root, "optin")}, code: ExitOK},
 		{name: "unknown rule", args: []string{"--only", "symbol_refrence", conflict}, code: ExitError, stderr: []string{`unknown rule "symbol_refrence" (did you mean "symbol_reference"?)`}},
 		{name: "unknown severity", args: []string{"--minimum-failure-severity", "fatal", conflict}, code: ExitError, stderr: []string{`unknown severity "fatal"`}},
-		{name: "list rules", args: []string{"--list-rules"}, code: ExitOK, stdout: []string{"RULE", "symbol_reference        error     enabled  yes", "feature_opt_in          error     enabled  no"}},
 	}
 	runCases(t, tofulint, tests)
 
@@ -415,5 +303,29 @@ func TestTofulintRules(t *testing.T) {
 	}
 	if len(doc.Issues) != 1 || doc.Issues[0].Rule != "future_symbol_conflict" || doc.Issues[0].Severity != "warning" || !doc.Issues[0].Fixable || len(doc.Errors) != 0 {
 		t.Errorf("json: %+v", doc)
+	}
+}
+
+// TestTofulintListRules checks that --list-rules has one row per rule, in
+// registry order, with its defaults.
+func TestTofulintListRules(t *testing.T) {
+	code, stdout, stderr := run(t, tofulint, "--list-rules")
+	if code != ExitOK || stderr != "" {
+		t.Fatalf("--list-rules = %d, stderr %q", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if got := strings.Fields(lines[0]); strings.Join(got, " ") != "RULE SEVERITY DEFAULT FIXES OPTIONS" {
+		t.Errorf("header = %q", lines[0])
+	}
+	all := rules.All()
+	if len(lines)-1 != len(all) {
+		t.Fatalf("%d rows for %d rules:\n%s", len(lines)-1, len(all), stdout)
+	}
+	for i, r := range all {
+		f := strings.Fields(lines[i+1])
+		state, fixes := map[bool]string{true: "enabled", false: "disabled"}[r.Enabled], map[bool]string{true: "yes", false: "no"}[r.Fixes]
+		if len(f) < 5 || f[0] != r.Name || f[1] != r.Severity.String() || f[2] != state || f[3] != fixes {
+			t.Errorf("row %d = %q, want %s %s %s %s ...", i+1, lines[i+1], r.Name, r.Severity, state, fixes)
+		}
 	}
 }

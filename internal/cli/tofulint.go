@@ -1,9 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
+	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -11,7 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/lint"
 	"github.com/tofucue/tofucue/report"
 	"github.com/tofucue/tofucue/rules"
 )
@@ -25,8 +26,10 @@ func Tofulint(args []string, stdout, stderr io.Writer) int {
 
 func newTofulintCommand() *cobra.Command {
 	var (
-		format, minSeverity                  string
+		format, minSeverity, configFile      string
 		recursive, listRules, reportUnused   bool
+		fix, diff                            bool
+		jobs                                 int
 		enableRules, disableRules, onlyRules []string
 	)
 	cmd := &cobra.Command{
@@ -40,12 +43,20 @@ directly in it) or one configuration file of a module. DIR/... means every
 module directory at or below DIR, skipping hidden directories such as
 .terraform. No PATH means the current directory.
 
+Each module is linted with the nearest .tofulint.hcl in its directory or
+above (or the --config file): it enables and disables rules, sets their
+severities and options, and excludes files. Flags override it.
+
 A finding is silenced by "# tofulint-ignore: RULE" on the line above it or
 at the end of its line, and "# tofulint-ignore-file: RULE" at the top of a
 file silences RULE in the whole file.
 
+--fix applies the fixes of the findings in place and then reports what is
+left; --diff prints the fixes as a unified diff and writes nothing.
+
 Exit status: 0 when no module has a loading error and no finding is at or
-above --minimum-failure-severity, 1 otherwise, 2 on a usage or I/O error.`,
+above --minimum-failure-severity, 1 otherwise, 2 on a usage, configuration
+or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 		Version: Version(),
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -59,89 +70,174 @@ above --minimum-failure-severity, 1 otherwise, 2 on a usage or I/O error.`,
 			if err != nil {
 				return fmt.Errorf("invalid --minimum-failure-severity: %w", err)
 			}
-			cfg := rules.Config{Rules: map[string]rules.RuleConfig{}, Only: onlyRules, ReportUnusedIgnores: reportUnused}
+			if fix && diff {
+				return errors.New("--fix and --diff cannot be used together: --diff shows what --fix would write")
+			}
+			over := rules.Config{Rules: map[string]rules.RuleConfig{}, Only: onlyRules, ReportUnusedIgnores: reportUnused}
 			for _, list := range []struct {
 				names []string
 				on    bool
 			}{{enableRules, true}, {disableRules, false}} {
 				for _, name := range list.names {
 					on := list.on
-					cfg.Rules[name] = rules.RuleConfig{Enabled: &on}
+					over.Rules[name] = rules.RuleConfig{Enabled: &on}
 				}
 			}
-			selected, err := cfg.Select()
-			if err != nil {
+			if _, err := over.Select(); err != nil {
 				return err
 			}
-			targets, err := expandPaths(args, recursive)
+			if configFile != "" {
+				if _, err := os.Stat(configFile); err != nil {
+					return &exitError{code: ExitError, err: fmt.Errorf("--config: %w", err)}
+				}
+			}
+			targets, err := lint.Expand(args, recursive)
 			if err != nil {
 				return &exitError{code: ExitError, err: err}
 			}
-			return lint(cmd.OutOrStdout(), targets, format, selected, cfg, failAt)
+			r := &lintRun{
+				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
+				targets: targets, format: format, failAt: failAt,
+				opts: lint.Options{ConfigFile: configFile, Overrides: over, Jobs: jobs},
+			}
+			switch {
+			case diff:
+				return r.diff()
+			case fix:
+				return r.fix()
+			}
+			return r.lint()
 		},
 	}
 	flags := cmd.Flags()
 	flags.StringVar(&format, "format", report.Text, "output format: "+strings.Join(report.Formats, "|"))
+	flags.StringVarP(&configFile, "config", "c", "", "configuration file for every module (default: the nearest "+rules.ConfigFileName+" from each module upward)")
 	flags.BoolVarP(&recursive, "recursive", "r", false, "lint every module directory below each directory PATH, as PATH/... does")
+	flags.BoolVar(&fix, "fix", false, "apply the fixes of the findings to the files in place")
+	flags.BoolVar(&diff, "diff", false, "print the fixes as a unified diff and write nothing")
 	flags.BoolVar(&listRules, "list-rules", false, "list every rule with its severity, default state and whether it fixes, and exit")
 	flags.StringSliceVar(&enableRules, "enable-rule", nil, "run these rules as well (repeatable, or comma-separated)")
 	flags.StringSliceVar(&disableRules, "disable-rule", nil, "do not run these rules")
 	flags.StringSliceVar(&onlyRules, "only", nil, "run only these rules")
 	flags.StringVar(&minSeverity, "minimum-failure-severity", rules.Notice.String(), "the least severe finding that makes the exit status 1: error|warning|notice")
 	flags.BoolVar(&reportUnused, "report-unused-ignores", false, "report tofulint-ignore comments that silence nothing")
+	flags.IntVarP(&jobs, "jobs", "j", 0, "modules linted at once (default: one per CPU)")
 	return cmd
 }
 
-// lint loads every target, runs the selected rules and prints the loading
-// diagnostics and the findings in format.
-func lint(w io.Writer, targets []target, format string, selected []rules.Selected, cfg rules.Config, failAt rules.Severity) error {
-	var loadDiags hcl.Diagnostics
-	var findings []rules.Finding
-	files := map[string]*hcl.File{}
-	for _, t := range targets {
-		mod, diags := config.Load(t.dir)
-		// The diagnostics that rules claim (feature opt-in mistakes, default
-		// values that do not conform, ...) are findings, configured like any
-		// other.
-		own := rules.LoadErrors(diags)
-		var found []rules.Finding
-		if mod != nil && !own.HasErrors() {
-			found = rules.Run(mod, diags, selected, cfg)
-		}
-		if t.file != "" {
-			own = onlyFile(own, t.file)
-			found = slices.DeleteFunc(found, func(f rules.Finding) bool { return filepath.Clean(f.Range.Filename) != t.file })
-		}
-		report.SortDiagnostics(own)
-		loadDiags = append(loadDiags, own...)
-		findings = append(findings, found...)
-		if mod != nil {
-			for name, f := range mod.Files {
-				files[name] = f
-			}
-		}
-	}
+// lintRun is one tofulint invocation after its flags are read.
+type lintRun struct {
+	stdout, stderr io.Writer
+	targets        []lint.Target
+	format         string
+	failAt         rules.Severity
+	opts           lint.Options
+}
 
-	ruleList := make([]*rules.Rule, len(selected))
-	for i, s := range selected {
-		ruleList[i] = s.Rule
+// run lints the targets; configuration errors end the command with
+// status 2.
+func (r *lintRun) run() (*report.Report, error) {
+	rep, diags := lint.Run(r.targets, r.opts)
+	if diags.HasErrors() || len(diags) > 0 && rep == nil {
+		report.SortDiagnostics(diags)
+		dw := hcl.NewDiagnosticTextWriter(r.stderr, sourcesOf(diags), 0, false)
+		_ = dw.WriteDiagnostics(diags)
+		return nil, &exitError{code: ExitError, err: errors.New("invalid configuration")}
 	}
-	rep := &report.Report{Findings: findings, Diagnostics: loadDiags, Files: files, Rules: ruleList}
-	if err := report.Write(w, format, rep); err != nil {
+	rep.Version = Version()
+	return rep, nil
+}
+
+// lint prints the loading diagnostics and the findings in the chosen
+// format.
+func (r *lintRun) lint() error {
+	rep, err := r.run()
+	if err != nil {
+		return err
+	}
+	return r.write(rep)
+}
+
+func (r *lintRun) write(rep *report.Report) error {
+	if err := report.Write(r.stdout, r.format, rep); err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
-	failed := loadDiags.HasErrors() || slices.ContainsFunc(findings, func(f rules.Finding) bool { return f.Severity <= failAt })
+	failed := rep.Diagnostics.HasErrors() || slices.ContainsFunc(rep.Findings, func(f rules.Finding) bool { return f.Severity <= r.failAt })
 	if failed {
 		return &exitError{code: ExitFindings}
 	}
 	return nil
 }
 
+// fix applies the fixes, writes the files, and reports what the modules
+// hold afterwards: a second lint, so that the report is exact.
+func (r *lintRun) fix() error {
+	rep, err := r.run()
+	if err != nil {
+		return err
+	}
+	fx := lint.Fix(rep)
+	for _, e := range fx.Skipped {
+		fmt.Fprintf(r.stderr, "tofulint: fix not applied: %v\n", e)
+	}
+	if len(fx.Files) > 0 {
+		if err := fx.Write(); err != nil {
+			return &exitError{code: ExitError, err: err}
+		}
+		fmt.Fprintf(r.stderr, "tofulint: fixed %s\n", plural(len(fx.Files), "file"))
+		if rep, err = r.run(); err != nil {
+			return err
+		}
+	}
+	return r.write(rep)
+}
+
+// diff prints the unified diff of the fixes and writes nothing.
+func (r *lintRun) diff() error {
+	rep, err := r.run()
+	if err != nil {
+		return err
+	}
+	fx := lint.Fix(rep)
+	for _, e := range fx.Skipped {
+		fmt.Fprintf(r.stderr, "tofulint: fix not applied: %v\n", e)
+	}
+	if _, err := io.WriteString(r.stdout, fx.Diff()); err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	if len(fx.Files) > 0 {
+		return &exitError{code: ExitFindings}
+	}
+	return nil
+}
+
+// sourcesOf reads the files that diags are about, so that their source
+// lines can be shown; a file that cannot be read is shown without.
+func sourcesOf(diags hcl.Diagnostics) map[string]*hcl.File {
+	files := map[string]*hcl.File{}
+	for _, d := range diags {
+		if d.Subject == nil || files[d.Subject.Filename] != nil {
+			continue
+		}
+		if src, err := os.ReadFile(d.Subject.Filename); err == nil {
+			files[d.Subject.Filename] = &hcl.File{Bytes: src}
+		}
+	}
+	return files
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // writeRuleList prints every rule: name, default severity, default state,
-// whether it fixes.
+// whether it fixes, and the options its block in .tofulint.hcl may set.
 func writeRuleList(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RULE\tSEVERITY\tDEFAULT\tFIXES")
+	fmt.Fprintln(tw, "RULE\tSEVERITY\tDEFAULT\tFIXES\tOPTIONS")
 	for _, r := range rules.All() {
 		state, fixes := "disabled", "no"
 		if r.Enabled {
@@ -150,19 +246,14 @@ func writeRuleList(w io.Writer) error {
 		if r.Fixes {
 			fixes = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, r.Severity, state, fixes)
+		opts := make([]string, len(r.Options))
+		for i, o := range r.Options {
+			opts[i] = o.Name
+		}
+		if len(opts) == 0 {
+			opts = []string{"-"}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Name, r.Severity, state, fixes, strings.Join(opts, ", "))
 	}
 	return tw.Flush()
-}
-
-// onlyFile keeps the diagnostics about file, and those that are about no
-// file in particular.
-func onlyFile(diags hcl.Diagnostics, file string) hcl.Diagnostics {
-	var kept hcl.Diagnostics
-	for _, d := range diags {
-		if d.Subject == nil || filepath.Clean(d.Subject.Filename) == file {
-			kept = append(kept, d)
-		}
-	}
-	return kept
 }

@@ -1,0 +1,177 @@
+// Package lint is what the tofulint command does between reading its flags
+// and writing its report: it finds the modules that the paths name, finds
+// each module's configuration file, loads and lints the modules in
+// parallel, and applies fixes to files atomically.
+package lint
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/report"
+	"github.com/tofucue/tofucue/rules"
+)
+
+// Options say how to lint.
+type Options struct {
+	// ConfigFile, when set, is the configuration of every module
+	// (--config). Otherwise each module uses the nearest
+	// rules.ConfigFileName in its directory or above, if any.
+	ConfigFile string
+	// Overrides are the command line's settings (--enable-rule,
+	// --disable-rule, --only, ...), applied over every configuration file.
+	Overrides rules.Config
+	// Jobs is the number of modules linted at once; 0 means one per CPU.
+	Jobs int
+}
+
+// setup is a configuration as it applies to modules: the merged settings
+// and the rules they select.
+type setup struct {
+	cfg      rules.Config
+	selected []rules.Selected
+}
+
+// Run lints the targets and returns what they hold, in a deterministic
+// order whatever the parallelism: the targets' findings in order of file
+// and position, and the loading diagnostics that no rule claims (see
+// rules.Run for a module that has loading errors). The
+// diagnostics returned on their own are the configuration files' errors;
+// when they have an error, nothing was linted.
+func Run(targets []Target, opts Options) (*report.Report, hcl.Diagnostics) {
+	setups, diags := resolveConfigs(targets, opts)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+
+	type result struct {
+		findings []rules.Finding
+		diags    hcl.Diagnostics
+		files    map[string]*hcl.File
+	}
+	results := make([]result, len(targets))
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(jobs, len(targets)) {
+		wg.Go(func() {
+			for i := range next {
+				f, d, files := lintOne(targets[i], setups[i])
+				results[i] = result{f, d, files}
+			}
+		})
+	}
+	for i := range targets {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	rep := &report.Report{Files: map[string]*hcl.File{}}
+	ran := map[*rules.Rule]bool{}
+	for i, r := range results {
+		rep.Findings = append(rep.Findings, r.findings...)
+		rep.Diagnostics = append(rep.Diagnostics, r.diags...)
+		for name, f := range r.files {
+			rep.Files[name] = f
+		}
+		for _, s := range setups[i].selected {
+			ran[s.Rule] = true
+		}
+	}
+	for _, r := range rules.All() {
+		if ran[r] {
+			rep.Rules = append(rep.Rules, r)
+		}
+	}
+	return rep, diags
+}
+
+// lintOne loads one module and runs the rules over it.
+func lintOne(t Target, s *setup) ([]rules.Finding, hcl.Diagnostics, map[string]*hcl.File) {
+	mod, diags := config.Load(t.Dir)
+	own := rules.LoadErrors(diags)
+	var found []rules.Finding
+	if mod != nil {
+		found = rules.Run(mod, diags, s.selected, s.cfg)
+	}
+	own = slices.DeleteFunc(own, func(d *hcl.Diagnostic) bool {
+		return d.Subject != nil && s.cfg.Excluded(d.Subject.Filename)
+	})
+	if t.Files != nil {
+		own = slices.DeleteFunc(own, func(d *hcl.Diagnostic) bool {
+			return d.Subject != nil && !slices.Contains(t.Files, filepath.Clean(d.Subject.Filename))
+		})
+		found = slices.DeleteFunc(found, func(f rules.Finding) bool { return !slices.Contains(t.Files, filepath.Clean(f.Range.Filename)) })
+	}
+	report.SortDiagnostics(own)
+	files := map[string]*hcl.File{}
+	if mod != nil {
+		for name, f := range mod.Files {
+			if t.Files == nil || slices.Contains(t.Files, filepath.Clean(name)) {
+				files[name] = f
+			}
+		}
+	}
+	return found, own, files
+}
+
+// resolveConfigs finds, reads and merges the configuration of each target,
+// reading each configuration file once.
+func resolveConfigs(targets []Target, opts Options) ([]*setup, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	byFile := map[string]*setup{}
+	load := func(path string) *setup {
+		if s, ok := byFile[path]; ok {
+			return s
+		}
+		var cfg rules.Config
+		if path != "" {
+			var cdiags hcl.Diagnostics
+			cfg, cdiags = rules.LoadConfigFile(path)
+			for _, d := range cdiags {
+				if d.Subject == nil {
+					d.Detail = fmt.Sprintf("%s: %s", path, d.Detail)
+				}
+			}
+			diags = append(diags, cdiags...)
+		}
+		cfg = cfg.Merge(opts.Overrides)
+		s := &setup{cfg: cfg}
+		sel, err := cfg.Select()
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid rule selection", Detail: err.Error()})
+		}
+		s.selected = sel
+		byFile[path] = s
+		return s
+	}
+	out := make([]*setup, len(targets))
+	byDir := map[string]string{}
+	for i, t := range targets {
+		path := opts.ConfigFile
+		if path == "" {
+			p, ok := byDir[t.Dir]
+			if !ok {
+				var err error
+				p, err = rules.FindConfig(t.Dir)
+				if err != nil {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot look for a configuration file", Detail: err.Error()})
+				}
+				byDir[t.Dir] = p
+			}
+			path = p
+		}
+		out[i] = load(path)
+	}
+	return out, diags
+}
