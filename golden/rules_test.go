@@ -13,7 +13,8 @@ import (
 )
 
 // TestRules runs each rule over the cases in rules/RULE_NAME/: the rule
-// alone (as --only would), with unused ignore comments reported. It
+// alone (as --only would), with unused ignore comments reported, and with
+// the settings of the case's .tofulint.hcl when it has one (its options). It
 // compares want/findings, one finding per line, and for every file that the
 // fixes change, want/fixed/FILE. A case without fixes has want/fixed saying
 // so. The fixed module is then linted again: a second --fix must change
@@ -36,6 +37,7 @@ func TestRules(t *testing.T) {
 			cfg := rules.Config{Only: []string{name}, ReportUnusedIgnores: true}
 			golden.Run(t, filepath.Join("rules", name), func(t *testing.T, c *golden.Case) map[string]string {
 				dir := c.Materialize(t)
+				cfg := withConfigFile(t, dir, cfg)
 				findings, mod := lintDir(t, dir, cfg)
 				out := map[string]string{"findings": formatFindings(dir, findings)}
 				changed := fixDir(t, mod, findings)
@@ -60,6 +62,21 @@ func TestRules(t *testing.T) {
 			t.Errorf("rule %s has no golden cases in golden/rules/%s", r.Name, r.Name)
 		}
 	}
+}
+
+// withConfigFile returns cfg with the settings of dir/.tofulint.hcl under
+// it, when the file exists.
+func withConfigFile(t *testing.T, dir string, cfg rules.Config) rules.Config {
+	t.Helper()
+	path := filepath.Join(dir, rules.ConfigFileName)
+	if _, err := os.Stat(path); err != nil {
+		return cfg
+	}
+	file, diags := rules.LoadConfigFile(path)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	return file.Merge(cfg)
 }
 
 func lintDir(t *testing.T, dir string, cfg rules.Config) ([]rules.Finding, *config.Module) {

@@ -29,6 +29,10 @@ type Options struct {
 	Overrides rules.Config
 	// Jobs is the number of modules linted at once; 0 means one per CPU.
 	Jobs int
+	// KeepSyntax keeps the syntax trees of the files that the report is
+	// about, which the text format needs for its "in resource ..." context
+	// lines; without it the report keeps only their sources.
+	KeepSyntax bool
 }
 
 // setup is a configuration as it applies to modules: the merged settings
@@ -65,7 +69,7 @@ func Run(targets []Target, opts Options) (*report.Report, hcl.Diagnostics) {
 	for range min(jobs, len(targets)) {
 		wg.Go(func() {
 			for i := range next {
-				f, d, files := lintOne(targets[i], setups[i])
+				f, d, files := lintOne(targets[i], setups[i], opts.KeepSyntax)
 				results[i] = result{f, d, files}
 			}
 		})
@@ -97,8 +101,11 @@ func Run(targets []Target, opts Options) (*report.Report, hcl.Diagnostics) {
 }
 
 // lintOne loads one module and runs the rules over it.
-func lintOne(t Target, s *setup) ([]rules.Finding, hcl.Diagnostics, map[string]*hcl.File) {
+func lintOne(t Target, s *setup, keepSyntax bool) ([]rules.Finding, hcl.Diagnostics, map[string]*hcl.File) {
 	mod, diags := config.Load(t.Dir)
+	if mod != nil {
+		rules.NoteModule(mod, diags)
+	}
 	own := rules.LoadErrors(diags)
 	var found []rules.Finding
 	if mod != nil {
@@ -114,15 +121,42 @@ func lintOne(t Target, s *setup) ([]rules.Finding, hcl.Diagnostics, map[string]*
 		found = slices.DeleteFunc(found, func(f rules.Finding) bool { return !slices.Contains(t.Files, filepath.Clean(f.Range.Filename)) })
 	}
 	report.SortDiagnostics(own)
+	return found, own, reportFiles(mod, t, found, own, keepSyntax)
+}
+
+// reportFiles returns the files of mod that the report lists: those of the
+// target. The report keeps a file's source and syntax tree (for snippets,
+// context lines and fixes) only when a finding or diagnostic is about it;
+// the others are empty files that only name themselves, so that the syntax
+// trees of a large tree of modules do not all stay in memory at once.
+// Without keepSyntax, a file keeps its source alone.
+func reportFiles(mod *config.Module, t Target, found []rules.Finding, diags hcl.Diagnostics, keepSyntax bool) map[string]*hcl.File {
 	files := map[string]*hcl.File{}
-	if mod != nil {
-		for name, f := range mod.Files {
-			if t.Files == nil || slices.Contains(t.Files, filepath.Clean(name)) {
-				files[name] = f
-			}
+	if mod == nil {
+		return files
+	}
+	needed := map[string]bool{}
+	for i := range found {
+		needed[found[i].Range.Filename] = true
+	}
+	for _, d := range diags {
+		if d.Subject != nil {
+			needed[d.Subject.Filename] = true
 		}
 	}
-	return found, own, files
+	for name, f := range mod.Files {
+		if t.Files != nil && !slices.Contains(t.Files, filepath.Clean(name)) {
+			continue
+		}
+		switch {
+		case !needed[name]:
+			f = &hcl.File{}
+		case !keepSyntax:
+			f = &hcl.File{Bytes: f.Bytes}
+		}
+		files[name] = f
+	}
+	return files
 }
 
 // resolveConfigs finds, reads and merges the configuration of each target,

@@ -177,8 +177,14 @@ func decodeRuleBlock(b *hcl.Block, r *Rule) (RuleConfig, hcl.Diagnostics) {
 				rc.Severity = &sev
 			})...)
 		default:
-			i := slices.IndexFunc(r.Options, func(o Option) bool { return o.Name == name })
-			diags = append(diags, constant(attr, r.Options[i].Type, func(v cty.Value) {
+			opt := r.Options[slices.IndexFunc(r.Options, func(o Option) bool { return o.Name == name })]
+			diags = append(diags, constant(attr, opt.Type, func(v cty.Value) {
+				if opt.Validate != nil {
+					if err := opt.Validate(v); err != nil {
+						diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid value", Detail: fmt.Sprintf("Invalid %s for the rule %s: %s.", name, r.Name, err), Subject: attr.Expr.Range().Ptr()})
+						return
+					}
+				}
 				if rc.Options == nil {
 					rc.Options = map[string]cty.Value{}
 				}

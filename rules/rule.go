@@ -82,6 +82,9 @@ type Option struct {
 	Type cty.Type
 	// Default is the value when the configuration does not set it.
 	Default cty.Value
+	// Validate, when set, checks a configured value after conversion; its
+	// error is shown at the value in the configuration file.
+	Validate func(cty.Value) error
 }
 
 // Pass is one rule's run over one module.

@@ -146,6 +146,33 @@ type childOutputs struct {
 // only when a configuration file in it changes.
 var outputsCache sync.Map
 
+// NoteModule records the outputs of a module that the caller has loaded
+// (with the loader's diagnostics), so that checking a reference to one of
+// its outputs from a calling module does not load it again. tofulint notes
+// every module it lints; most local module calls go up the tree (an
+// example calling ../..), to modules linted before their callers.
+func NoteModule(m *config.Module, diags hcl.Diagnostics) {
+	abs, err := filepath.Abs(m.Dir)
+	if err != nil {
+		return
+	}
+	stamp, ok := dirStamp(abs)
+	if !ok {
+		return
+	}
+	outputsCache.Store(abs, outputsOf(m, diags, stamp))
+}
+
+// outputsOf returns a loaded module's outputs.
+func outputsOf(m *config.Module, diags hcl.Diagnostics, stamp string) childOutputs {
+	co := childOutputs{stamp: stamp}
+	if m != nil && loadedCleanly(diags) {
+		co.names = slices.Sorted(maps.Keys(m.Outputs))
+		co.ok = true
+	}
+	return co
+}
+
 func loadOutputs(dir string) childOutputs {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -158,11 +185,8 @@ func loadOutputs(dir string) childOutputs {
 	if v, ok := outputsCache.Load(abs); ok && v.(childOutputs).stamp == stamp {
 		return v.(childOutputs)
 	}
-	co := childOutputs{stamp: stamp}
-	if mod, diags := config.Load(abs); mod != nil && loadedCleanly(diags) {
-		co.names = slices.Sorted(maps.Keys(mod.Outputs))
-		co.ok = true
-	}
+	mod, diags := config.Load(abs)
+	co := outputsOf(mod, diags, stamp)
 	outputsCache.Store(abs, co)
 	return co
 }

@@ -2,8 +2,11 @@ package rules
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/refs"
@@ -22,7 +25,8 @@ to is reported once that one is gone. A data source with preconditions or
 postconditions is left alone, since its conditions are checks that run
 whether or not it is read; one referred to only by depends_on is used.
 Variables are reported in root and child modules alike: a value set for an
-unused variable goes nowhere. Tests (.tftest.hcl files) are not read.
+unused variable goes nowhere. Tests (.tftest.hcl files) are not read. The
+option kinds chooses which of variable, local and data are reported.
 
 Bad:
 
@@ -37,6 +41,28 @@ Good:
 	Severity: Warning,
 	Enabled:  true,
 	Check:    checkUnusedDeclarations,
+	Options: []Option{{
+		Name:    "kinds",
+		Doc:     `The kinds of declaration to report: "variable", "local" and "data" (all three by default); a module whose variables are shared with others by a common file may leave out "variable".`,
+		Type:    cty.Set(cty.String),
+		Default: cty.SetVal([]cty.Value{cty.StringVal("variable"), cty.StringVal("local"), cty.StringVal("data")}),
+		Validate: func(v cty.Value) error {
+			for _, k := range v.AsValueSlice() {
+				if !slices.Contains(declarationKinds, k.AsString()) {
+					return fmt.Errorf("%q is not a kind of declaration; want %s", k.AsString(), strings.Join(declarationKinds, ", "))
+				}
+			}
+			return nil
+		},
+	}},
+}
+
+// declarationKinds are the values of unused_declaration's kinds option.
+var declarationKinds = []string{"variable", "local", "data"}
+
+// reports tells whether the pass's kinds option includes kind.
+func reports(p *Pass, kind string) bool {
+	return p.Option("kinds").HasElement(cty.StringVal(kind)).True()
 }
 
 func checkUnusedDeclarations(p *Pass) {
@@ -63,7 +89,7 @@ func checkUnusedDeclarations(p *Pass) {
 		}
 	}
 	for _, v := range config.InOrder(m.Variables) {
-		if !usedVars[v.Name] {
+		if !usedVars[v.Name] && reports(p, "variable") {
 			except := ""
 			if selfChecked[v.Name] {
 				except = " except its own validation"
@@ -76,7 +102,7 @@ func checkUnusedDeclarations(p *Pass) {
 		}
 	}
 	for _, l := range config.InOrder(m.Locals) {
-		if !usedLocals[l.Name] {
+		if !usedLocals[l.Name] && reports(p, "local") {
 			p.Report(Finding{
 				Message: fmt.Sprintf("local.%s is declared but not used", l.Name),
 				Detail:  fmt.Sprintf("Nothing in the module refers to local.%s. Remove it, or use it.", l.Name),
@@ -85,7 +111,7 @@ func checkUnusedDeclarations(p *Pass) {
 		}
 	}
 	for _, r := range config.InOrder(m.DataResources) {
-		if usedData[r.Key()] || len(r.Lifecycle.Preconditions) > 0 || len(r.Lifecycle.Postconditions) > 0 {
+		if usedData[r.Key()] || len(r.Lifecycle.Preconditions) > 0 || len(r.Lifecycle.Postconditions) > 0 || !reports(p, "data") {
 			continue
 		}
 		p.Report(Finding{

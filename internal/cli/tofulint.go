@@ -98,7 +98,7 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 			r := &lintRun{
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
 				targets: targets, format: format, failAt: failAt,
-				opts: lint.Options{ConfigFile: configFile, Overrides: over, Jobs: jobs},
+				opts: lint.Options{ConfigFile: configFile, Overrides: over, Jobs: jobs, KeepSyntax: format == report.Text},
 			}
 			switch {
 			case diff:
