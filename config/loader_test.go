@@ -10,23 +10,12 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/internal/testtree"
 )
 
 // writeModule writes files into a new temporary directory and returns it.
-func writeModule(t testing.TB, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, src := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+func writeModule(t testing.TB, files map[string]string) string { return testtree.Write(t, files) }
 
 func mustLoad(t *testing.T, files map[string]string) *Module {
 	t.Helper()

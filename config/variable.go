@@ -353,8 +353,11 @@ func markTypeDiagnostics(expr hcl.Expression, diags hcl.Diagnostics) {
 		return
 	}
 	var bare []hcl.Range
-	var optionals []*hcl.StaticCall
-	typeExprParts(expr, &bare, &optionals)
+	optionals := TypeExprParts(expr, func(kw hcl.Expression, name string, _ bool) {
+		if name == "list" || name == "map" || name == "set" {
+			bare = append(bare, kw.Range())
+		}
+	})
 	for _, diag := range diags {
 		if diag.Subject == nil || diag.Extra != nil {
 			continue
@@ -364,7 +367,8 @@ func markTypeDiagnostics(expr hcl.Expression, diags hcl.Diagnostics) {
 			diag.Extra = KindLegacyType
 			continue
 		}
-		for _, call := range optionals {
+		for _, opt := range optionals {
+			call := opt.Call
 			if s == call.NameRange || s == call.ArgsRange || (len(call.Arguments) > 1 && rangeWithin(call.Arguments[1].Range(), s)) {
 				diag.Extra = KindTypeConstraint
 				break
@@ -373,59 +377,70 @@ func markTypeDiagnostics(expr hcl.Expression, diags hcl.Diagnostics) {
 	}
 }
 
-// typeExprParts walks the type positions of a type expression the way
-// typeexpr reads it, and collects the bare list, map and set keywords and
-// the optional() calls it finds.
-func typeExprParts(expr hcl.Expression, bare *[]hcl.Range, optionals *[]*hcl.StaticCall) {
-	switch hcl.ExprAsKeyword(expr) {
-	case "list", "map", "set":
-		*bare = append(*bare, expr.Range())
-		return
-	case "":
-	default:
-		return
-	}
-	call, diags := hcl.ExprCall(expr)
-	if diags.HasErrors() {
-		return
-	}
-	switch call.Name {
-	case "list", "map", "set":
-		if len(call.Arguments) == 1 {
-			typeExprParts(call.Arguments[0], bare, optionals)
-		}
-	case "object":
-		if len(call.Arguments) != 1 {
-			return
-		}
-		pairs, diags := hcl.ExprMap(call.Arguments[0])
-		if diags.HasErrors() {
-			return
-		}
-		for _, pair := range pairs {
-			if opt, diags := hcl.ExprCall(pair.Value); !diags.HasErrors() && opt.Name == "optional" {
-				*optionals = append(*optionals, opt)
-				if len(opt.Arguments) > 0 {
-					typeExprParts(opt.Arguments[0], bare, optionals)
-				}
-				continue
+// OptionalCall is an optional() modifier in a type expression, with the
+// name of the object attribute it modifies ("" when it is misplaced).
+type OptionalCall struct {
+	Call *hcl.StaticCall
+	Attr string
+}
+
+// TypeExprParts walks a type expression the way typeexpr reads it. It
+// calls keyword, when set, for every keyword in a type position (with top
+// set for the whole expression) and returns the optional() modifiers.
+func TypeExprParts(expr hcl.Expression, keyword func(expr hcl.Expression, name string, top bool)) []OptionalCall {
+	var optionals []OptionalCall
+	var walk func(expr hcl.Expression, top bool)
+	walk = func(expr hcl.Expression, top bool) {
+		if kw := hcl.ExprAsKeyword(expr); kw != "" {
+			if keyword != nil {
+				keyword(expr, kw, top)
 			}
-			typeExprParts(pair.Value, bare, optionals)
-		}
-	case "tuple":
-		if len(call.Arguments) != 1 {
 			return
 		}
-		elems, diags := hcl.ExprList(call.Arguments[0])
+		call, diags := hcl.ExprCall(expr)
 		if diags.HasErrors() {
 			return
 		}
-		for _, e := range elems {
-			typeExprParts(e, bare, optionals)
+		switch call.Name {
+		case "list", "map", "set":
+			if len(call.Arguments) == 1 {
+				walk(call.Arguments[0], false)
+			}
+		case "object":
+			if len(call.Arguments) != 1 {
+				return
+			}
+			pairs, diags := hcl.ExprMap(call.Arguments[0])
+			if diags.HasErrors() {
+				return
+			}
+			for _, pair := range pairs {
+				if opt, diags := hcl.ExprCall(pair.Value); !diags.HasErrors() && opt.Name == "optional" {
+					optionals = append(optionals, OptionalCall{Call: opt, Attr: hcl.ExprAsKeyword(pair.Key)})
+					if len(opt.Arguments) > 0 {
+						walk(opt.Arguments[0], false)
+					}
+					continue
+				}
+				walk(pair.Value, false)
+			}
+		case "tuple":
+			if len(call.Arguments) != 1 {
+				return
+			}
+			elems, diags := hcl.ExprList(call.Arguments[0])
+			if diags.HasErrors() {
+				return
+			}
+			for _, e := range elems {
+				walk(e, false)
+			}
+		case "optional":
+			optionals = append(optionals, OptionalCall{Call: call})
 		}
-	case "optional":
-		*optionals = append(*optionals, call)
 	}
+	walk(expr, true)
+	return optionals
 }
 
 // rangeWithin reports whether inner lies inside outer.

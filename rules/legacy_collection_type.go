@@ -43,7 +43,7 @@ Good:
 			if v.TypeExpr == nil {
 				continue
 			}
-			typePositions(v.TypeExpr, func(expr hcl.Expression, name string, top bool) {
+			config.TypeExprParts(v.TypeExpr, func(expr hcl.Expression, name string, top bool) {
 				if name != "list" && name != "map" && name != "set" {
 					return
 				}

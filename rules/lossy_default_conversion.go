@@ -56,7 +56,7 @@ Good:
 		for _, v := range config.InOrder(p.Module.Variables) {
 			checkLossyDefault(p.Module, v, report)
 			if v.TypeExpr != nil {
-				for _, c := range typePositions(v.TypeExpr, nil) {
+				for _, c := range config.TypeExprParts(v.TypeExpr, nil) {
 					checkLossyOptionalDefault(p.Module, c, report)
 				}
 			}
@@ -95,15 +95,15 @@ func checkLossyDefault(m *config.Module, v *config.Variable, report func(Finding
 	w.walk(val, v.DefaultExpr, converted.Type(), nil)
 }
 
-func checkLossyOptionalDefault(m *config.Module, c typeConstraintCall, report func(Finding)) {
-	if len(c.call.Arguments) != 2 || c.attr == "" {
+func checkLossyOptionalDefault(m *config.Module, c config.OptionalCall, report func(Finding)) {
+	if len(c.Call.Arguments) != 2 || c.Attr == "" {
 		return
 	}
-	ty, defaults, diags := typeexpr.TypeConstraintWithDefaults(c.call.Arguments[0])
+	ty, defaults, diags := typeexpr.TypeConstraintWithDefaults(c.Call.Arguments[0])
 	if diags.HasErrors() {
 		return
 	}
-	expr := c.call.Arguments[1]
+	expr := c.Call.Arguments[1]
 	val, diags := expr.Value(nil)
 	if diags.HasErrors() || val.IsNull() || !val.IsWhollyKnown() {
 		return
@@ -115,7 +115,7 @@ func checkLossyOptionalDefault(m *config.Module, c typeConstraintCall, report fu
 	if err != nil {
 		return // optional_default_type's business
 	}
-	w := &lossyWalker{m: m, root: "default", in: fmt.Sprintf(" (in the default of optional attribute %q)", c.attr), report: report}
+	w := &lossyWalker{m: m, root: "default", in: fmt.Sprintf(" (in the default of optional attribute %q)", c.Attr), report: report}
 	w.walk(val, expr, converted.Type(), nil)
 }
 

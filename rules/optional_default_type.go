@@ -46,10 +46,10 @@ Good:
 		if len(diags) == 0 {
 			return
 		}
-		var calls []typeConstraintCall
+		var calls []config.OptionalCall
 		for _, v := range config.InOrder(p.Module.Variables) {
 			if v.TypeExpr != nil {
-				calls = append(calls, typePositions(v.TypeExpr, nil)...)
+				calls = append(calls, config.TypeExprParts(v.TypeExpr, nil)...)
 			}
 		}
 		for _, d := range diags {
@@ -64,27 +64,27 @@ Good:
 
 // optionalFinding restates a typeexpr diagnostic about an optional() call
 // more precisely, where it can.
-func optionalFinding(d *hcl.Diagnostic, calls []typeConstraintCall) (Finding, bool) {
+func optionalFinding(d *hcl.Diagnostic, calls []config.OptionalCall) (Finding, bool) {
 	if d.Subject == nil {
 		return Finding{}, false
 	}
 	s := *d.Subject
 	for _, c := range calls {
-		args := c.call.Arguments
+		args := c.Call.Arguments
 		switch {
-		case s == c.call.NameRange && c.attr == "":
+		case s == c.Call.NameRange && c.Attr == "":
 			return Finding{
 				Message: "optional() is valid only as the type of an object attribute",
 				Detail:  "optional(T) marks an attribute of an object type that a value may leave out, as in object({ name = optional(string) }). Here it is not an object attribute's type; write T alone, or make the surrounding type an object.",
 				Range:   s,
 			}, true
-		case s == c.call.ArgsRange && len(args) > 2:
+		case s == c.Call.ArgsRange && len(args) > 2:
 			return Finding{
 				Message: fmt.Sprintf("optional() takes at most two arguments, the attribute type and a default value, but here it has %d", len(args)),
 				Detail:  "Remove the extra arguments.",
 				Range:   hcl.RangeBetween(args[2].Range(), args[len(args)-1].Range()),
 			}, true
-		case s == c.call.ArgsRange && len(args) == 0:
+		case s == c.Call.ArgsRange && len(args) == 0:
 			return Finding{
 				Message: "optional() needs the attribute's type as its first argument",
 				Detail:  "Write optional(T) or optional(T, default), as in optional(string) or optional(number, 1).",
@@ -96,7 +96,7 @@ func optionalFinding(d *hcl.Diagnostic, calls []typeConstraintCall) (Finding, bo
 			}
 		case len(args) >= 2 && rangeContains(args[1].Range(), s):
 			return Finding{
-				Message: fmt.Sprintf("Default of optional attribute %q is not a constant: %s", c.attr, d.Summary),
+				Message: fmt.Sprintf("Default of optional attribute %q is not a constant: %s", c.Attr, d.Summary),
 				Detail:  strings.TrimSpace(d.Detail + " OpenTofu reads the default of optional() when it loads the module, so it can use neither references nor function calls."),
 				Range:   s,
 			}, true
@@ -107,12 +107,12 @@ func optionalFinding(d *hcl.Diagnostic, calls []typeConstraintCall) (Finding, bo
 
 // optionalDefaultFinding converts the default of optional(T, d) to T the
 // way typeexpr does and describes where it fails.
-func optionalDefaultFinding(c typeConstraintCall) (Finding, bool) {
-	ty, _, diags := typeexpr.TypeConstraintWithDefaults(c.call.Arguments[0])
+func optionalDefaultFinding(c config.OptionalCall) (Finding, bool) {
+	ty, _, diags := typeexpr.TypeConstraintWithDefaults(c.Call.Arguments[0])
 	if diags.HasErrors() {
 		return Finding{}, false
 	}
-	dexpr := c.call.Arguments[1]
+	dexpr := c.Call.Arguments[1]
 	val, diags := dexpr.Value(nil)
 	if diags.HasErrors() {
 		return Finding{}, false
@@ -123,7 +123,7 @@ func optionalDefaultFinding(c typeConstraintCall) (Finding, bool) {
 	}
 	expr, _ := exprAtPath(dexpr, path)
 	return Finding{
-		Message: fmt.Sprintf("Invalid default for optional attribute %q: %s: %s", c.attr, valuePath("default", path), msg),
+		Message: fmt.Sprintf("Invalid default for optional attribute %q: %s: %s", c.Attr, valuePath("default", path), msg),
 		Detail:  "The default of optional(T, default) must convert to the attribute's type T; OpenTofu rejects the type constraint otherwise.",
 		Range:   expr.Range(),
 	}, true

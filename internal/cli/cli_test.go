@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"reflect"
 	"runtime/debug"
@@ -11,25 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tofucue/tofucue/internal/testtree"
 	"github.com/tofucue/tofucue/rules"
 )
 
-// writeTree creates files (slash-separated names) under a new temporary
-// directory and returns it.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
+// writeTree creates files under a new temporary directory and returns it.
+func writeTree(t *testing.T, files map[string]string) string { return testtree.Write(t, files) }
 
 const (
 	cleanModule = "variable \"region\" {\n  type = string\n}\n\noutput \"region\" {\n  value = var.region\n}\n"
