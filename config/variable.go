@@ -205,7 +205,7 @@ func (d *decoder) warnUnusedDefaultAttrs(val cty.Value, expr hcl.Expression, ty 
 	}
 	switch {
 	case ty.IsObjectType() && (val.Type().IsObjectType() || val.Type().IsMapType()):
-		items := objectConsItems(expr)
+		items := ItemsOf(expr).Keys
 		for name, attr := range val.AsValueMap() {
 			item, found := items[name]
 			if !ty.HasAttribute(name) {
@@ -230,31 +230,18 @@ func (d *decoder) warnUnusedDefaultAttrs(val cty.Value, expr hcl.Expression, ty 
 		}
 	case (ty.IsMapType() || ty.IsListType() || ty.IsSetType()) && val.CanIterateElements():
 		et := ty.ElementType()
-		list := tupleConsElems(expr)
-		items := objectConsItems(expr)
+		items := ItemsOf(expr)
 		for it := val.ElementIterator(); it.Next(); {
 			k, ev := it.Element()
-			d.warnUnusedDefaultAttrs(ev, elementExpr(expr, k, list, items), et, append(path, cty.IndexStep{Key: k}))
+			// Where the syntax cannot be followed (a set's elements, a
+			// non-literal expression), the warning points at expr.
+			sub := items.Step(cty.IndexStep{Key: k})
+			if sub == nil {
+				sub = expr
+			}
+			d.warnUnusedDefaultAttrs(ev, sub, et, append(path, cty.IndexStep{Key: k}))
 		}
 	}
-}
-
-// elementExpr is the expression of the element at key k of a collection
-// written as a tuple or object constructor, or expr itself when the syntax
-// cannot be followed (a set's elements, a non-literal expression).
-func elementExpr(expr hcl.Expression, k cty.Value, list []hcl.Expression, items map[string]hcl.KeyValuePair) hcl.Expression {
-	switch {
-	case k.IsNull() || !k.IsKnown():
-	case k.Type() == cty.Number && list != nil:
-		if i, acc := k.AsBigFloat().Int64(); acc == big.Exact && i >= 0 && i < int64(len(list)) {
-			return list[i]
-		}
-	case k.Type() == cty.String:
-		if item, ok := items[k.AsString()]; ok {
-			return item.Value
-		}
-	}
-	return expr
 }
 
 func exprRange(expr hcl.Expression) hcl.Range {
@@ -264,29 +251,25 @@ func exprRange(expr hcl.Expression) hcl.Range {
 	return expr.Range()
 }
 
-// tupleConsElems returns the elements of a tuple constructor (native or
-// JSON), or nil when expr is not one.
-func tupleConsElems(expr hcl.Expression) []hcl.Expression {
-	if expr == nil {
-		return nil
-	}
-	if _, isObject := expr.(*hclsyntax.ObjectConsExpr); isObject {
-		return nil
-	}
-	list, diags := hcl.ExprList(expr)
-	if diags.HasErrors() {
-		return nil
-	}
-	return list
+// ConsItems are the parts of a tuple or object constructor: elements by
+// position, attributes by key. Both are empty for any other expression.
+type ConsItems struct {
+	Elems []hcl.Expression
+	Keys  map[string]hcl.KeyValuePair
 }
 
-// objectConsItems maps the literal keys of an object constructor expression
-// (native or JSON) to their items, so that diagnostics can point at one
-// attribute.
-func objectConsItems(expr hcl.Expression) map[string]hcl.KeyValuePair {
-	out := map[string]hcl.KeyValuePair{}
+// ItemsOf reads a tuple or object constructor, native or JSON, with hcl's
+// static analysis functions.
+func ItemsOf(expr hcl.Expression) ConsItems {
+	var out ConsItems
 	if expr == nil {
 		return out
+	}
+	if _, isObj := expr.(*hclsyntax.ObjectConsExpr); !isObj {
+		if list, diags := hcl.ExprList(expr); !diags.HasErrors() {
+			out.Elems = list
+			return out
+		}
 	}
 	if _, isTuple := expr.(*hclsyntax.TupleConsExpr); isTuple {
 		return out
@@ -295,16 +278,71 @@ func objectConsItems(expr hcl.Expression) map[string]hcl.KeyValuePair {
 	if diags.HasErrors() {
 		return out
 	}
+	out.Keys = make(map[string]hcl.KeyValuePair, len(pairs))
 	for _, pair := range pairs {
 		if k := hcl.ExprAsKeyword(pair.Key); k != "" {
-			out[k] = pair
+			out.Keys[k] = pair
 			continue
 		}
-		if v, diags := pair.Key.Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
-			out[v.AsString()] = pair
+		if v, diags := pair.Key.Value(nil); !diags.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+			out.Keys[v.AsString()] = pair
 		}
 	}
 	return out
+}
+
+// Step returns the expression of one path step inside the constructor, or
+// nil when the syntax does not say (a set element, an attribute added by
+// an optional() default, a computed key).
+func (it ConsItems) Step(s cty.PathStep) hcl.Expression {
+	switch s := s.(type) {
+	case cty.GetAttrStep:
+		if pair, ok := it.Keys[s.Name]; ok {
+			return pair.Value
+		}
+	case cty.IndexStep:
+		k := s.Key
+		if !k.IsKnown() || k.IsNull() {
+			return nil
+		}
+		switch k.Type() {
+		case cty.String:
+			if pair, ok := it.Keys[k.AsString()]; ok {
+				return pair.Value
+			}
+		case cty.Number:
+			if i, acc := k.AsBigFloat().Int64(); acc == big.Exact && i >= 0 && i < int64(len(it.Elems)) {
+				return it.Elems[i]
+			}
+		}
+	}
+	return nil
+}
+
+// ExprAtPath follows path from the expression that wrote a value to the
+// expression that wrote the part of the value at path, as deep as the
+// syntax allows. It returns that expression and how many steps it
+// followed.
+func ExprAtPath(expr hcl.Expression, path cty.Path) (hcl.Expression, int) {
+	for i, s := range path {
+		next := ItemsOf(UnwrapParens(expr)).Step(s)
+		if next == nil {
+			return expr, i
+		}
+		expr = next
+	}
+	return expr, len(path)
+}
+
+// UnwrapParens returns the expression inside any parentheses around expr.
+func UnwrapParens(expr hcl.Expression) hcl.Expression {
+	for {
+		p, ok := expr.(*hclsyntax.ParenthesesExpr)
+		if !ok {
+			return expr
+		}
+		expr = p.Expression
+	}
 }
 
 // decodeTypeConstraint reads a variable's type expression, with optional()

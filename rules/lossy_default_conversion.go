@@ -134,18 +134,18 @@ func (w *lossyWalker) walk(val cty.Value, expr hcl.Expression, ty cty.Type, path
 		return
 	}
 	vt := val.Type()
-	items := itemsOf(unwrapParens(expr))
+	items := config.ItemsOf(config.UnwrapParens(expr))
 	switch {
 	case ty.IsObjectType() && (vt.IsObjectType() || vt.IsMapType()):
 		for _, name := range sortedKeys(val) {
 			sub := appendPath(path, cty.GetAttrStep{Name: name})
 			av, _ := attrOf(val, name)
 			if ty.HasAttribute(name) {
-				w.walk(av, items.step(cty.GetAttrStep{Name: name}), ty.AttributeType(name), sub)
+				w.walk(av, items.Step(cty.GetAttrStep{Name: name}), ty.AttributeType(name), sub)
 				continue
 			}
 			rng := expr.Range()
-			if pair, ok := items.keys[name]; ok {
+			if pair, ok := items.Keys[name]; ok {
 				rng = pair.Key.Range()
 			}
 			w.report(Finding{
@@ -161,7 +161,7 @@ func (w *lossyWalker) walk(val cty.Value, expr hcl.Expression, ty cty.Type, path
 		for i, ev := range val.AsValueSlice() {
 			step := cty.IndexStep{Key: cty.NumberIntVal(int64(i))}
 			sub := appendPath(path, step)
-			eexpr := items.step(step)
+			eexpr := items.Step(step)
 			w.walk(ev, eexpr, ety, sub)
 			if !ty.IsSetType() || !vt.IsTupleType() || eexpr == nil {
 				continue
@@ -193,7 +193,7 @@ func (w *lossyWalker) walk(val cty.Value, expr hcl.Expression, ty cty.Type, path
 		for _, k := range sortedKeys(val) {
 			step := cty.IndexStep{Key: cty.StringVal(k)}
 			ev, _ := attrOf(val, k)
-			w.walk(ev, items.step(step), ty.ElementType(), appendPath(path, step))
+			w.walk(ev, items.Step(step), ty.ElementType(), appendPath(path, step))
 		}
 	case ty.IsTupleType() && (vt.IsTupleType() || vt.IsListType()):
 		etys := ty.TupleElementTypes()
@@ -202,7 +202,7 @@ func (w *lossyWalker) walk(val cty.Value, expr hcl.Expression, ty cty.Type, path
 				break
 			}
 			step := cty.IndexStep{Key: cty.NumberIntVal(int64(i))}
-			w.walk(ev, items.step(step), etys[i], appendPath(path, step))
+			w.walk(ev, items.Step(step), etys[i], appendPath(path, step))
 		}
 	case ty == cty.String && vt == cty.Number:
 		text := sourceText(w.m, expr.Range(), 0)

@@ -121,7 +121,7 @@ func optionalDefaultFinding(c config.OptionalCall) (Finding, bool) {
 	if !failed {
 		return Finding{}, false
 	}
-	expr, _ := exprAtPath(dexpr, path)
+	expr, _ := config.ExprAtPath(dexpr, path)
 	return Finding{
 		Message: fmt.Sprintf("Invalid default for optional attribute %q: %s: %s", c.Attr, valuePath("default", path), msg),
 		Detail:  "The default of optional(T, default) must convert to the attribute's type T; OpenTofu rejects the type constraint otherwise.",

@@ -10,7 +10,6 @@ package rules
 import (
 	"cmp"
 	"fmt"
-	"math/big"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,99 +49,6 @@ func valuePath(root string, path cty.Path) string {
 		}
 	}
 	return b.String()
-}
-
-// syntaxItems are the parts of a tuple or object constructor: elements by
-// position, attributes by key. Both are empty for any other expression.
-type syntaxItems struct {
-	elems []hcl.Expression
-	keys  map[string]hcl.KeyValuePair
-}
-
-// itemsOf reads a tuple or object constructor, native or JSON, with hcl's
-// static analysis functions.
-func itemsOf(expr hcl.Expression) syntaxItems {
-	var out syntaxItems
-	if expr == nil {
-		return out
-	}
-	if _, isObj := expr.(*hclsyntax.ObjectConsExpr); !isObj {
-		if list, diags := hcl.ExprList(expr); !diags.HasErrors() {
-			out.elems = list
-			return out
-		}
-	}
-	if _, isTuple := expr.(*hclsyntax.TupleConsExpr); isTuple {
-		return out
-	}
-	pairs, diags := hcl.ExprMap(expr)
-	if diags.HasErrors() {
-		return out
-	}
-	out.keys = make(map[string]hcl.KeyValuePair, len(pairs))
-	for _, pair := range pairs {
-		if k := hcl.ExprAsKeyword(pair.Key); k != "" {
-			out.keys[k] = pair
-			continue
-		}
-		if v, diags := pair.Key.Value(nil); !diags.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
-			out.keys[v.AsString()] = pair
-		}
-	}
-	return out
-}
-
-// step returns the expression of one path step inside the constructor, or
-// nil when the syntax does not say (a set element, an attribute added by
-// an optional() default, a computed key).
-func (it syntaxItems) step(s cty.PathStep) hcl.Expression {
-	switch s := s.(type) {
-	case cty.GetAttrStep:
-		if pair, ok := it.keys[s.Name]; ok {
-			return pair.Value
-		}
-	case cty.IndexStep:
-		k := s.Key
-		if !k.IsKnown() || k.IsNull() {
-			return nil
-		}
-		switch k.Type() {
-		case cty.String:
-			if pair, ok := it.keys[k.AsString()]; ok {
-				return pair.Value
-			}
-		case cty.Number:
-			if i, acc := k.AsBigFloat().Int64(); acc == big.Exact && i >= 0 && i < int64(len(it.elems)) {
-				return it.elems[i]
-			}
-		}
-	}
-	return nil
-}
-
-// exprAtPath follows path from the expression that wrote a value to the
-// expression that wrote the part of the value at path, as deep as the
-// syntax allows. It returns that expression and how many steps it
-// followed.
-func exprAtPath(expr hcl.Expression, path cty.Path) (hcl.Expression, int) {
-	for i, s := range path {
-		next := itemsOf(unwrapParens(expr)).step(s)
-		if next == nil {
-			return expr, i
-		}
-		expr = next
-	}
-	return expr, len(path)
-}
-
-func unwrapParens(expr hcl.Expression) hcl.Expression {
-	for {
-		p, ok := expr.(*hclsyntax.ParenthesesExpr)
-		if !ok {
-			return expr
-		}
-		expr = p.Expression
-	}
 }
 
 // conversionFailure tells where val fails to convert to ty: the path of

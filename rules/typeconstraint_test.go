@@ -167,7 +167,7 @@ func TestConversionFailureAndPathRange(t *testing.T) {
 			if msg != tt.wantMsg {
 				t.Errorf("message %q, want %q", msg, tt.wantMsg)
 			}
-			at, _ := exprAtPath(expr, path)
+			at, _ := config.ExprAtPath(expr, path)
 			r := at.Range()
 			if got := tt.value[r.Start.Byte:r.End.Byte]; got != tt.wantText {
 				t.Errorf("points at %s, want %s", got, tt.wantText)
@@ -199,7 +199,7 @@ func TestExprAtPath(t *testing.T) {
 		{nil, src, 0},
 	}
 	for _, tt := range tests {
-		got, steps := exprAtPath(expr, tt.path)
+		got, steps := config.ExprAtPath(expr, tt.path)
 		r := got.Range()
 		if text := src[r.Start.Byte:r.End.Byte]; text != tt.want || steps != tt.steps {
 			t.Errorf("%s: got %s after %d steps, want %s after %d", valuePath("", tt.path), text, steps, tt.want, tt.steps)
@@ -213,7 +213,7 @@ func TestExprAtPath(t *testing.T) {
 	}
 	attrs, _ := f.Body.JustAttributes()
 	jexpr := attrs["mykey"].Expr
-	got, steps := exprAtPath(jexpr, cty.Path{attr("sizes"), idx(cty.NumberIntVal(1))})
+	got, steps := config.ExprAtPath(jexpr, cty.Path{attr("sizes"), idx(cty.NumberIntVal(1))})
 	if r := got.Range(); jsrc[r.Start.Byte:r.End.Byte] != `"big"` || steps != 2 {
 		t.Errorf("JSON: got %s after %d steps", jsrc[r.Start.Byte:r.End.Byte], steps)
 	}

@@ -91,7 +91,7 @@ func defaultTypeFinding(m *config.Module, v *config.Variable) (Finding, bool) {
 	if !failed {
 		return Finding{}, false
 	}
-	expr, _ := exprAtPath(v.DefaultExpr, path)
+	expr, _ := config.ExprAtPath(v.DefaultExpr, path)
 	return Finding{
 		Message: fmt.Sprintf("Invalid default for variable %q: %s: %s", v.Name, valuePath("default", path), msg),
 		Detail: fmt.Sprintf("OpenTofu converts the default to the type constraint %s when it loads the module, and rejects a default that does not convert.",

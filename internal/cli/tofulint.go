@@ -138,7 +138,7 @@ type lintRun struct {
 // status 2.
 func (r *lintRun) run() (*report.Report, error) {
 	rep, diags := lint.Run(r.targets, r.opts)
-	if diags.HasErrors() || len(diags) > 0 && rep == nil {
+	if diags.HasErrors() {
 		report.SortDiagnostics(diags)
 		dw := hcl.NewDiagnosticTextWriter(r.stderr, sourcesOf(diags), 0, false)
 		_ = dw.WriteDiagnostics(diags)
