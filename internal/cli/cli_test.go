@@ -186,7 +186,7 @@ func mapsKeys[V any](m map[string]V) func(func(string) bool) {
 func TestHcl2cue(t *testing.T) {
 	dir := t.TempDir()
 	tests := []cliCase{
-		{name: "convert", args: []string{"convert", "-o", "out", dir}, code: ExitError, stderr: []string{"hcl2cue: convert: not implemented yet (issue 5)"}},
+		{name: "convert", args: []string{"convert", "-o", "out", dir}, code: ExitError, stderr: []string{"hcl2cue: " + dir + ": not a module directory"}},
 		{name: "plan", args: []string{"plan", "--lang", "cue", "--var", "a=b", dir}, code: ExitError, stderr: []string{"plan: not implemented yet (issue 6)"}},
 		{name: "verify", args: []string{"verify", dir}, code: ExitError, stderr: []string{"verify: not implemented yet (issue 7)"}},
 		{name: "no command", args: nil, code: ExitError, stderr: []string{"Available Commands:"}},

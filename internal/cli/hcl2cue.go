@@ -31,14 +31,22 @@ and its CUE form plan the same changes.`,
 		},
 	}
 
-	var out string
+	var cf convertFlags
 	convert := &cobra.Command{
-		Use:   "convert [-o OUT] DIR",
+		Use:   "convert [-o OUT] [--allow-partial] DIR | DIR/...",
 		Short: "Convert the HCL module in DIR to CUE",
+		Long:  convertLong,
 		Args:  cobra.ExactArgs(1),
-		RunE:  notImplemented(5),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r := &convertRun{convertFlags: cf, stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr()}
+			return r.run(args[0])
+		},
 	}
-	convert.Flags().StringVarP(&out, "out", "o", "", "directory to write the CUE module to")
+	cflags := convert.Flags()
+	cflags.StringVarP(&cf.out, "out", "o", "", "directory to write the CUE module to (default: print it as a txtar archive; with DIR/..., write nothing)")
+	cflags.BoolVar(&cf.allowPartial, "allow-partial", false, "write modules that were converted in part, with placeholders for what was not")
+	cflags.BoolVarP(&cf.recursive, "recursive", "r", false, "convert every module directory below DIR, as DIR/... does")
+	cflags.IntVarP(&cf.jobs, "jobs", "j", 0, "modules converted at once (default: one per CPU)")
 
 	var lang, mocks string
 	var vars, varFiles []string

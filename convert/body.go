@@ -1,0 +1,157 @@
+package convert
+
+import (
+	"cmp"
+	"slices"
+
+	"cuelang.org/go/cue/ast"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// body converts the arguments and nested blocks of a block, leaving out
+// the names in skip (meta-arguments). Arguments become fields. The blocks
+// of one type become one field holding the list of them in source order,
+// static and dynamic alike, as OpenTofu's list and set nested blocks are
+// lists of objects; a labeled block type becomes a struct keyed by its
+// labels.
+func (c *converter) body(b *hclsyntax.Body, skip map[string]bool) *ast.StructLit {
+	type item struct {
+		start int
+		attr  *hclsyntax.Attribute
+		typ   string
+	}
+	var items []item
+	blocksOf := map[string][]*hclsyntax.Block{}
+	for _, a := range b.Attributes {
+		if !skip[a.Name] {
+			items = append(items, item{start: a.SrcRange.Start.Byte, attr: a})
+		}
+	}
+	for _, blk := range b.Blocks {
+		typ := blk.Type
+		if typ == "dynamic" && len(blk.Labels) == 1 {
+			typ = blk.Labels[0]
+		}
+		if skip[typ] && blk.Type != "dynamic" || skip[blk.Type] {
+			continue
+		}
+		if _, seen := blocksOf[typ]; !seen {
+			items = append(items, item{start: blk.TypeRange.Start.Byte, typ: typ})
+		}
+		blocksOf[typ] = append(blocksOf[typ], blk)
+	}
+	slices.SortFunc(items, func(a, b item) int { return cmp.Compare(a.start, b.start) })
+
+	s := &ast.StructLit{}
+	for _, it := range items {
+		doc := c.comments.before(it.start)
+		var f *ast.Field
+		var end hcl.Pos
+		if it.attr != nil {
+			x, _ := c.expr(it.attr.Expr)
+			f = field(c.lbl(it.attr.Name), x)
+			end = it.attr.SrcRange.End
+		} else {
+			blocks := blocksOf[it.typ]
+			f = field(c.lbl(it.typ), c.blocks(blocks))
+			end = blocks[len(blocks)-1].Range().End
+		}
+		docComment(f, doc)
+		if text, ok := c.comments.lineEnd(end.Line, end.Byte); ok {
+			lineComment(f, text)
+		}
+		s.Elts = append(s.Elts, f)
+	}
+	return s
+}
+
+// blocks converts the nested blocks of one type.
+func (c *converter) blocks(blocks []*hclsyntax.Block) ast.Expr {
+	labeled := false
+	for _, b := range blocks {
+		if b.Type != "dynamic" && len(b.Labels) > 0 {
+			labeled = true
+		}
+	}
+	if labeled {
+		s := &ast.StructLit{}
+		for _, b := range blocks {
+			if b.Type == "dynamic" {
+				c.unconverted(b.DefRange(), "Dynamic labeled block not converted",
+					"A dynamic block that generates labeled blocks is not converted.")
+				continue
+			}
+			path := append(append([]string{}, b.Labels...), "")
+			inner := c.blockBody(b)
+			f := field(c.lbl(path[len(path)-2]), inner)
+			for i := len(path) - 3; i >= 0; i-- {
+				f = field(c.lbl(path[i]), &ast.StructLit{Elts: []ast.Decl{f}})
+			}
+			s.Elts = append(s.Elts, f)
+		}
+		return s
+	}
+	l := &ast.ListLit{}
+	for _, b := range blocks {
+		if b.Type == "dynamic" {
+			l.Elts = append(l.Elts, c.dynamic(b))
+			continue
+		}
+		l.Elts = append(l.Elts, c.blockBody(b))
+	}
+	return l
+}
+
+// blockBody converts a nested block's body, with the comments inside it.
+func (c *converter) blockBody(b *hclsyntax.Block) ast.Expr {
+	s := c.body(b.Body, nil)
+	if rest := c.comments.within(b.Range()); len(rest) > 0 {
+		s.Elts = append(s.Elts, commentDecl(rest))
+	}
+	return s
+}
+
+// dynamic converts a dynamic block to a list comprehension over its
+// for_each, with the iterator's key and value bound:
+//
+//	ingress: [for k, v in _var.rules {from_port: v.port}]
+//
+// A map or object is iterated in the order of its keys, as OpenTofu does.
+func (c *converter) dynamic(b *hclsyntax.Block) ast.Expr {
+	var forEach hcl.Expression
+	iterName := b.Labels[0]
+	var content *hclsyntax.Block
+	for name, a := range b.Body.Attributes {
+		switch name {
+		case "for_each":
+			forEach = a.Expr
+		case "iterator":
+			if kw := hcl.ExprAsKeyword(a.Expr); kw != "" {
+				iterName = kw
+			}
+		case "labels":
+			c.unconverted(a.SrcRange, "Dynamic block labels not converted", "A dynamic block with labels is not converted.")
+		}
+	}
+	for _, blk := range b.Body.Blocks {
+		if blk.Type == "content" {
+			content = blk
+		}
+	}
+	if forEach == nil || content == nil {
+		return c.unconverted(b.DefRange(), "Invalid dynamic block", "A dynamic block needs for_each and a content block.")
+	}
+	src, sk := c.expr(forEach)
+	k, v := c.fresh(iterName+"_key"), c.fresh(iterName)
+	c.push(map[string]binding{iterName: {iterator: true, key: k, value: v}})
+	defer c.pop()
+	var clauses []ast.Clause
+	if sk == kindList {
+		clauses = []ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: src}}
+	} else {
+		clauses = c.sortedFor(src, sk, k, v)
+	}
+	body := c.blockBody(content)
+	return &ast.Comprehension{Clauses: clauses, Value: asStruct(body)}
+}

@@ -1,0 +1,297 @@
+package convert
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/format"
+	"cuelang.org/go/cue/token"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tofucue/tofucue/config"
+)
+
+// Options control a conversion.
+type Options struct {
+	// Package is the CUE package name of the converted files; by default
+	// one made from the module directory's name.
+	Package string
+	// ModulePath is the CUE module path written to cue.mod/module.cue and
+	// used to import the tofu library; by default "tofucue.local/PACKAGE".
+	ModulePath string
+}
+
+// Result is a converted module.
+type Result struct {
+	// Package and ModulePath are the CUE package and module written.
+	Package, ModulePath string
+	// Files are the converted files, one per source file, formatted.
+	Files []File
+	// Library is set when the files use the tofu library package.
+	Library bool
+	// Diagnostics are what was not converted, with source ranges; any
+	// error means the files hold placeholders.
+	Diagnostics hcl.Diagnostics
+	// Reasons are the summaries of the constructs not converted, one per
+	// occurrence, for summaries across modules.
+	Reasons []string
+}
+
+// File is one converted file.
+type File struct {
+	// Name is the file name, such as "main.cue".
+	Name string
+	// Source is the formatted CUE.
+	Source []byte
+}
+
+// Complete reports whether everything was converted.
+func (r *Result) Complete() bool { return !r.Diagnostics.HasErrors() }
+
+// converter holds the state of converting one module.
+type converter struct {
+	m    *config.Module
+	opts Options
+
+	diags   hcl.Diagnostics
+	reasons []string
+	libUsed bool
+
+	// featureSymbols are the symbols of opt-in features, which a managed
+	// resource type must not take at the top level.
+	featureSymbols map[string]bool
+	// topLevel are the top-level names the converted files refer to.
+	topLevel map[string]bool
+
+	// per file
+	imports  map[string]bool
+	comments *commentSet
+
+	// per declaration
+	scopes        []scope
+	anon          map[*hclsyntax.AnonSymbolExpr]string
+	inCount       bool
+	curBody       *hclsyntax.Body
+	inEach        bool
+	eachValueKind kind
+	self          ast.Expr
+
+	usesPath, usesWorkspace bool
+
+	localKinds map[string]kind
+}
+
+// Module converts a loaded module.
+func Module(m *config.Module, opts Options) *Result {
+	if opts.Package == "" {
+		opts.Package = PackageName(m.Dir)
+	}
+	if opts.ModulePath == "" {
+		opts.ModulePath = "tofucue.local/" + opts.Package
+	}
+	c := &converter{
+		m:              m,
+		opts:           opts,
+		featureSymbols: map[string]bool{},
+		topLevel:       map[string]bool{},
+		localKinds:     map[string]kind{},
+	}
+	for _, f := range m.Registry().Features() {
+		if f.Symbol != "" {
+			c.featureSymbols[f.Symbol] = true
+		}
+	}
+	for _, r := range m.ManagedResources {
+		c.topLevel[c.resourceTypeRoot(r.Type)[0]] = true
+	}
+
+	res := &Result{Package: opts.Package, ModulePath: opts.ModulePath}
+	names := map[string]bool{}
+	for _, path := range m.PrimaryPaths {
+		f := m.Files[path]
+		if f == nil {
+			continue
+		}
+		name := cueFileName(path, names)
+		res.Files = append(res.Files, c.file(path, name, f))
+	}
+	for _, path := range m.OverridePaths {
+		c.unconverted(hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos},
+			"Override file not converted",
+			"hcl2cue does not convert override files yet: merge "+filepath.Base(path)+" into the files it overrides first.")
+	}
+	if c.usesPath || c.usesWorkspace {
+		res.Files = append(res.Files, c.contextFile(cueFileName("tofu_context.tf", names)))
+	}
+	res.Library = c.libUsed
+	res.Diagnostics = c.diags
+	res.Reasons = c.reasons
+	return res
+}
+
+// PackageName makes a CUE package name from a directory name.
+func PackageName(dir string) string {
+	base := filepath.Base(filepath.Clean(dir))
+	var b strings.Builder
+	for _, r := range base {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_':
+			b.WriteRune(r)
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r - 'A' + 'a')
+		default:
+			b.WriteRune('_')
+		}
+	}
+	name := strings.Trim(b.String(), "_")
+	if name == "" || name[0] >= '0' && name[0] <= '9' {
+		name = "module_" + name
+	}
+	return strings.TrimSuffix(name, "_")
+}
+
+// cueFileName is the name of the CUE file for a source file: main.tf and
+// main.tf.json become main.cue, unless another file took the name.
+func cueFileName(path string, taken map[string]bool) string {
+	base := filepath.Base(path)
+	for _, ext := range []string{".tf.json", ".tofu.json", ".tf", ".tofu"} {
+		if s, ok := strings.CutSuffix(base, ext); ok {
+			base = s
+			break
+		}
+	}
+	name := base + ".cue"
+	for i := 2; taken[name]; i++ {
+		name = fmt.Sprintf("%s_%d.cue", base, i)
+	}
+	taken[name] = true
+	return name
+}
+
+// file converts one source file.
+func (c *converter) file(path, name string, f *hcl.File) File {
+	c.imports = map[string]bool{}
+	body, ok := f.Body.(*hclsyntax.Body)
+	var decls []ast.Decl
+	if !ok {
+		c.unconverted(hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos},
+			"JSON configuration not converted",
+			"hcl2cue converts files in OpenTofu's native syntax; "+filepath.Base(path)+" is in the JSON syntax.")
+	} else {
+		c.comments = newCommentSet(path, f.Bytes)
+		for _, block := range body.Blocks {
+			decls = append(decls, c.block(block)...)
+		}
+		if rest := c.comments.rest(); len(rest) > 0 {
+			// Comments after the last declaration end the file.
+			cg := &ast.CommentGroup{}
+			for _, l := range rest {
+				cg.List = append(cg.List, &ast.Comment{Text: "//" + prefixSpace(l)})
+			}
+			decls = append(decls, cg)
+		}
+	}
+	return File{Name: name, Source: c.format(mergeDecls(decls))}
+}
+
+// format writes a file's declarations with its package clause and imports.
+func (c *converter) format(decls []ast.Decl) []byte {
+	file := &ast.File{}
+	file.Decls = append(file.Decls, &ast.Package{Name: ident(c.opts.Package)})
+	if len(c.imports) > 0 {
+		imp := &ast.ImportDecl{}
+		names := make([]string, 0, len(c.imports))
+		for n := range c.imports {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			path := stdImports[n]
+			if n == libImport {
+				path = c.opts.ModulePath + "/" + libImport
+			}
+			spec := ast.NewImport(nil, path)
+			imp.Specs = append(imp.Specs, spec)
+		}
+		file.Decls = append(file.Decls, imp)
+	}
+	for i, d := range decls {
+		if i > 0 || len(c.imports) > 0 {
+			ast.SetRelPos(d, token.NewSection)
+		}
+		file.Decls = append(file.Decls, d)
+	}
+	b, err := format.Node(file, format.Simplify())
+	if err != nil {
+		// The converter built syntax the formatter rejects: a bug, kept
+		// visible rather than hidden.
+		c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Internal error formatting CUE", Detail: err.Error()})
+		c.reasons = append(c.reasons, "Internal error formatting CUE")
+	}
+	return b
+}
+
+// contextFile declares what OpenTofu's path and terraform objects give:
+// values the engine sets, with OpenTofu's values for a root module as
+// defaults.
+func (c *converter) contextFile(name string) File {
+	c.imports = map[string]bool{}
+	var decls []ast.Decl
+	if c.usesPath {
+		s := &ast.StructLit{}
+		for _, n := range []string{"module", "root", "cwd"} {
+			s.Elts = append(s.Elts, field(ident(n), defaulted(stringLit("."), ident("string"))))
+		}
+		f := field(ident(pathRoot), s)
+		f.Attrs = []*ast.Attribute{attr("path")}
+		docComment(f, []string{"path.module, path.root and path.cwd: the engine sets them; \".\" in a root module."})
+		decls = append(decls, f)
+	}
+	if c.usesWorkspace {
+		f := field(ident(workspaceRoot), defaulted(stringLit("default"), ident("string")))
+		f.Attrs = []*ast.Attribute{attr("workspace")}
+		docComment(f, []string{"terraform.workspace: the engine sets it; \"default\" unless a workspace is selected."})
+		decls = append(decls, f)
+	}
+	return File{Name: name, Source: c.format(decls)}
+}
+
+// defaulted is *d | t.
+func defaulted(d, t ast.Expr) ast.Expr {
+	return &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.MUL, X: paren(d)}, Op: token.OR, Y: t}
+}
+
+// nested builds the field path[0]: path[1]: ...: value, and returns the
+// outer field and the innermost one, which carries the attribute.
+func (c *converter) nested(path []string, value ast.Expr) (outer, inner *ast.Field) {
+	inner = field(c.rootLabel(path[len(path)-1], len(path) == 1), value)
+	outer = inner
+	for i := len(path) - 2; i >= 0; i-- {
+		outer = field(c.rootLabel(path[i], i == 0), &ast.StructLit{Elts: []ast.Decl{outer}})
+	}
+	return outer, inner
+}
+
+// rootLabel is the label of a field on the path of a declaration: a
+// namespace at the top, then type and name labels.
+func (c *converter) rootLabel(name string, top bool) ast.Label {
+	if top && (strings.HasPrefix(name, "_") || isPlainLabel(name)) {
+		return ident(name)
+	}
+	return c.lbl(name)
+}
+
+// sortedAttrs is a body's attributes in source order.
+func sortedAttrs(b *hclsyntax.Body) []*hclsyntax.Attribute {
+	attrs := make([]*hclsyntax.Attribute, 0, len(b.Attributes))
+	for _, a := range b.Attributes {
+		attrs = append(attrs, a)
+	}
+	slices.SortFunc(attrs, func(a, b *hclsyntax.Attribute) int { return cmp.Compare(a.SrcRange.Start.Byte, b.SrcRange.Start.Byte) })
+	return attrs
+}

@@ -1,0 +1,316 @@
+package convert
+
+import (
+	"regexp"
+	"strings"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/literal"
+	"cuelang.org/go/cue/token"
+)
+
+// This file holds the small builders of CUE syntax that the converter uses,
+// so that the conversion code reads as the CUE it writes.
+
+// ident is a reference to a name the converter has bound.
+func ident(name string) *ast.Ident { return ast.NewIdent(name) }
+
+// isPlainLabel reports whether name can be written as a bare CUE field label
+// and selected with a dot: a valid identifier that is neither hidden (_x)
+// nor a definition (#x), and not a CUE keyword.
+func isPlainLabel(name string) bool {
+	if name == "" || strings.HasPrefix(name, "_") || strings.HasPrefix(name, "#") || strings.HasPrefix(name, "$") {
+		return false
+	}
+	switch name {
+	case "if", "for", "in", "let", "import", "package", "true", "false", "null", "func", "__":
+		return false
+	}
+	return ast.IsValidIdent(name)
+}
+
+// label is a field label for an OpenTofu name: bare when the name is a
+// plain label that nothing in scope is called, quoted otherwise. A quoted
+// label names the same field but cannot be referred to by name, so it
+// never shadows a name the converted expressions use.
+func label(name string, bound func(string) bool) ast.Label {
+	if isPlainLabel(name) && !bound(name) {
+		return ast.NewIdent(name)
+	}
+	return ast.NewString(name)
+}
+
+// selector selects field name of x: x.name, or x["name"] where the name is
+// not a plain label.
+func selector(x ast.Expr, name string) ast.Expr {
+	if isPlainLabel(name) {
+		return &ast.SelectorExpr{X: x, Sel: ast.NewIdent(name)}
+	}
+	return &ast.IndexExpr{X: x, Index: ast.NewString(name)}
+}
+
+// index is x[i].
+func index(x, i ast.Expr) ast.Expr { return &ast.IndexExpr{X: x, Index: i} }
+
+// paren wraps x in parentheses unless it binds tighter than any operator.
+func paren(x ast.Expr) ast.Expr {
+	switch x.(type) {
+	case *ast.Ident, *ast.BasicLit, *ast.SelectorExpr, *ast.IndexExpr, *ast.CallExpr,
+		*ast.ParenExpr, *ast.ListLit, *ast.StructLit, *ast.Interpolation, *ast.BottomLit, *ast.UnaryExpr:
+		return x
+	}
+	return &ast.ParenExpr{X: x}
+}
+
+// binary is x op y with the operands parenthesized where CUE's operator
+// precedence needs it.
+func binary(op token.Token, x, y ast.Expr) ast.Expr {
+	return &ast.BinaryExpr{X: operand(x, op, false), Op: op, Y: operand(y, op, true)}
+}
+
+// operand parenthesizes x as an operand of op: when it is a binary
+// expression that binds less tightly (or as tightly, on the right).
+func operand(x ast.Expr, op token.Token, right bool) ast.Expr {
+	switch b := x.(type) {
+	case *ast.BinaryExpr:
+		p, q := b.Op.Precedence(), op.Precedence()
+		if p > q || p == q && !right {
+			return x
+		}
+		return &ast.ParenExpr{X: x}
+	case *ast.UnaryExpr:
+		if b.Op == token.MUL {
+			return &ast.ParenExpr{X: x}
+		}
+		return x
+	}
+	return paren(x)
+}
+
+// not is !x.
+func not(x ast.Expr) ast.Expr {
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		return u.X
+	}
+	return &ast.UnaryExpr{Op: token.NOT, X: paren(x)}
+}
+
+// embed is the struct {x}, the body of a comprehension that yields x.
+func embed(x ast.Expr) *ast.StructLit {
+	return &ast.StructLit{Elts: []ast.Decl{&ast.EmbedDecl{Expr: x}}}
+}
+
+// list is [elems...].
+func list(elems ...ast.Expr) *ast.ListLit { return &ast.ListLit{Elts: elems} }
+
+// first is [if c {a}, if !c {b}][0]: CUE's conditional expression.
+func conditional(c, a, b ast.Expr) ast.Expr {
+	return index(list(
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: c}}, Value: embed(a)},
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: not(c)}}, Value: embed(b)},
+	), ast.NewLit(token.INT, "0"))
+}
+
+// field is label: value.
+func field(l ast.Label, value ast.Expr) *ast.Field {
+	if p, ok := value.(*ast.ParenExpr); ok {
+		value = p.X
+	}
+	return &ast.Field{Label: l, Value: value}
+}
+
+// attr is the attribute @name(args), with args already in attribute syntax.
+func attr(name string, args ...string) *ast.Attribute {
+	return &ast.Attribute{Text: "@" + name + "(" + strings.Join(args, ", ") + ")"}
+}
+
+// attrString quotes s for an attribute argument when it is not a plain
+// token: attribute arguments are raw tokens or CUE string literals.
+func attrString(s string) string {
+	if plainAttrArg.MatchString(s) {
+		return s
+	}
+	return literal.String.Quote(s)
+}
+
+// plainAttrArg matches the attribute arguments written without quotes:
+// dotted names, possibly ending in [*].
+var plainAttrArg = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(\[\*\])?$`)
+
+// docComment attaches text, one comment line per line, as n's doc comment.
+func docComment(n ast.Node, lines []string) {
+	if len(lines) == 0 {
+		return
+	}
+	cg := &ast.CommentGroup{Doc: true}
+	for _, l := range lines {
+		cg.List = append(cg.List, &ast.Comment{Text: "//" + prefixSpace(l)})
+	}
+	ast.AddComment(n, cg)
+}
+
+// lineComment attaches text as a comment at the end of n's line.
+func lineComment(n ast.Node, text string) {
+	ast.AddComment(n, &ast.CommentGroup{Line: true, Position: 10, List: []*ast.Comment{{Text: "//" + prefixSpace(text)}}})
+}
+
+func prefixSpace(s string) string {
+	if s == "" || strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") {
+		return s
+	}
+	return " " + s
+}
+
+// stringLit is the CUE string literal for s.
+func stringLit(s string) *ast.BasicLit { return ast.NewString(s) }
+
+// intLit is the CUE integer literal n.
+func intLit(n int) *ast.BasicLit { return ast.NewLit(token.INT, itoa(n)) }
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b []byte
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	if neg {
+		b = append([]byte{'-'}, b...)
+	}
+	return string(b)
+}
+
+// interpolation builds a CUE string interpolation from alternating literal
+// text and expressions; parts[i] is either a string or an ast.Expr.
+func interpolation(parts []any) ast.Expr {
+	var exprs []ast.Expr
+	var text strings.Builder
+	hasExpr := false
+	for _, p := range parts {
+		if _, ok := p.(ast.Expr); ok {
+			hasExpr = true
+		}
+	}
+	if !hasExpr {
+		for _, p := range parts {
+			text.WriteString(p.(string))
+		}
+		return stringLit(text.String())
+	}
+	// A CUE interpolation is a list of fragments: the first opens the
+	// string and ends with "\(", middle ones go from ")" to "\(", the last
+	// closes it.
+	frag := func(s string) string {
+		q := literal.String.Quote(s)
+		return q[1 : len(q)-1]
+	}
+	open := true
+	for _, p := range parts {
+		switch p := p.(type) {
+		case string:
+			text.WriteString(frag(p))
+		case ast.Expr:
+			prefix := ")"
+			if open {
+				prefix = `"`
+				open = false
+			}
+			exprs = append(exprs, &ast.BasicLit{Kind: token.STRING, Value: prefix + text.String() + `\(`}, p)
+			text.Reset()
+		}
+	}
+	exprs = append(exprs, &ast.BasicLit{Kind: token.STRING, Value: ")" + text.String() + `"`})
+	return &ast.Interpolation{Elts: exprs}
+}
+
+// Operators the conversion code names often.
+const (
+	tokenEQL  = token.EQL
+	tokenNEQ  = token.NEQ
+	tokenLAND = token.LAND
+)
+
+// tokenAND is CUE's unification operator.
+const tokenAND = token.AND
+
+// innermost is the field of a declaration that carries its attribute (or
+// its last nested field): the one a doc comment belongs to.
+func innermost(d ast.Decl) ast.Node {
+	switch x := d.(type) {
+	case *ast.Comprehension:
+		if s, ok := x.Value.(*ast.StructLit); ok && len(s.Elts) == 1 {
+			return innermost(s.Elts[0])
+		}
+	case *ast.Field:
+		if len(x.Attrs) > 0 {
+			return x
+		}
+		if s, ok := x.Value.(*ast.StructLit); ok && len(s.Elts) == 1 {
+			if f, ok := s.Elts[0].(*ast.Field); ok {
+				return innermost(f)
+			}
+		}
+	}
+	return d
+}
+
+// mergeDecls joins consecutive declarations in the same namespace, so that
+// a file's variables are one _var struct and its resources of one type
+// one struct, as a person would write them.
+func mergeDecls(decls []ast.Decl) []ast.Decl {
+	var out []ast.Decl
+	for _, d := range decls {
+		if len(out) > 0 {
+			if prev, ok := out[len(out)-1].(*ast.Field); ok {
+				if f, ok := d.(*ast.Field); ok && mergeField(prev, f) {
+					continue
+				}
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// mergeField merges b into a when both are the same namespace field: a
+// label without attributes whose value is a struct literal.
+func mergeField(a, b *ast.Field) bool {
+	an, aok := labelName(a.Label)
+	bn, bok := labelName(b.Label)
+	as, asok := a.Value.(*ast.StructLit)
+	bs, bsok := b.Value.(*ast.StructLit)
+	if !aok || !bok || an != bn || !asok || !bsok || len(a.Attrs) > 0 || len(b.Attrs) > 0 ||
+		len(ast.Comments(b)) > 0 {
+		return false
+	}
+	for _, e := range bs.Elts {
+		if len(as.Elts) > 0 {
+			last, lok := as.Elts[len(as.Elts)-1].(*ast.Field)
+			ef, eok := e.(*ast.Field)
+			if lok && eok && mergeField(last, ef) {
+				continue
+			}
+		}
+		if len(as.Elts) > 0 {
+			ast.SetRelPos(e, token.NewSection)
+		}
+		as.Elts = append(as.Elts, e)
+	}
+	return true
+}
+
+func labelName(l ast.Label) (string, bool) {
+	switch l := l.(type) {
+	case *ast.Ident:
+		return "id:" + l.Name, true
+	case *ast.BasicLit:
+		return "str:" + l.Value, true
+	}
+	return "", false
+}

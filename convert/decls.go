@@ -1,0 +1,190 @@
+package convert
+
+import (
+	"fmt"
+	"strings"
+
+	"cuelang.org/go/cue/ast"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tofucue/tofucue/config"
+)
+
+// block converts one top-level block to the declarations it becomes.
+func (c *converter) block(b *hclsyntax.Block) []ast.Decl {
+	lead := c.comments.before(b.TypeRange.Start.Byte)
+	var decls []ast.Decl
+	switch b.Type {
+	case "variable":
+		decls = c.variable(b)
+	case "locals":
+		decls = c.locals(b, lead)
+		lead = nil
+	case "output":
+		decls = c.output(b)
+	case "resource", "data", "ephemeral":
+		decls = c.resource(b)
+	case "module":
+		decls = c.moduleCall(b)
+	case "provider":
+		decls = c.provider(b)
+	case "terraform":
+		decls = c.terraform(b)
+	case "check":
+		decls = c.check(b)
+	case "moved", "import", "removed":
+		decls = c.refactor(b)
+	case "middleware":
+		decls = c.middleware(b)
+	default:
+		c.unconverted(b.DefRange(), fmt.Sprintf("%s block not converted", b.Type),
+			fmt.Sprintf("hcl2cue does not convert %s blocks.", b.Type))
+	}
+	if len(decls) > 0 {
+		docComment(innermost(decls[0]), lead)
+		if rest := c.comments.within(b.Range()); len(rest) > 0 {
+			docComment(innermost(decls[len(decls)-1]), append([]string{"(comments from inside the block:)"}, rest...))
+		}
+	} else if len(lead) > 0 {
+		decls = append(decls, commentDecl(lead))
+	}
+	return decls
+}
+
+func commentDecl(lines []string) ast.Decl {
+	cg := &ast.CommentGroup{}
+	for _, l := range lines {
+		cg.List = append(cg.List, &ast.Comment{Text: "//" + prefixSpace(l)})
+	}
+	return cg
+}
+
+// variable: _var: NAME: schema @input(NAME, ...). The description is the
+// field's doc comment; validation blocks become constraints.
+func (c *converter) variable(b *hclsyntax.Block) []ast.Decl {
+	if len(b.Labels) != 1 {
+		return nil
+	}
+	v := c.m.Variables[b.Labels[0]]
+	if v == nil {
+		return nil
+	}
+	value, validations := c.validations(v, c.inputSchema(v))
+	args := []string{attrString(v.Name)}
+	if v.Sensitive {
+		args = append(args, "sensitive")
+	}
+	if v.Ephemeral {
+		args = append(args, "ephemeral")
+	}
+	if v.NullableSet && !v.Nullable {
+		args = append(args, "nullable=false")
+	}
+	if v.Const {
+		args = append(args, "const")
+	}
+	if v.Deprecated != "" {
+		args = append(args, "deprecated="+attrString(v.Deprecated))
+	}
+	outer, inner := c.nested([]string{varRoot, v.Name}, value)
+	inner.Attrs = []*ast.Attribute{attr("input", args...)}
+	if v.Description != "" {
+		docComment(inner, strings.Split(v.Description, "\n"))
+	}
+	return append([]ast.Decl{outer}, validations...)
+}
+
+// locals: each local value is a field of _local, a hidden struct.
+func (c *converter) locals(b *hclsyntax.Block, lead []string) []ast.Decl {
+	var decls []ast.Decl
+	for i, a := range sortedAttrs(b.Body) {
+		doc := c.comments.before(a.SrcRange.Start.Byte)
+		if i == 0 {
+			doc = append(lead, doc...)
+		}
+		x, _ := c.expr(a.Expr)
+		outer, inner := c.nested([]string{localRoot, a.Name}, x)
+		docComment(inner, doc)
+		if text, ok := c.comments.lineEnd(a.SrcRange.End.Line, a.SrcRange.End.Byte); ok {
+			lineComment(inner, text)
+		}
+		decls = append(decls, outer)
+	}
+	return decls
+}
+
+// output: output: NAME: value @output(NAME, ...).
+func (c *converter) output(b *hclsyntax.Block) []ast.Decl {
+	if len(b.Labels) != 1 {
+		return nil
+	}
+	o := c.m.Outputs[b.Labels[0]]
+	if o == nil {
+		return nil
+	}
+	x, _ := c.expr(o.Expr)
+	args := []string{attrString(o.Name)}
+	if o.Sensitive {
+		args = append(args, "sensitive")
+	}
+	if o.Ephemeral {
+		args = append(args, "ephemeral")
+	}
+	if len(o.DependsOn) > 0 {
+		args = append(args, "depends_on="+attrString(traversalList(o.DependsOn)))
+	}
+	if o.Deprecated != "" {
+		args = append(args, "deprecated="+attrString(o.Deprecated))
+	}
+	outer, inner := c.nested([]string{outputRoot, o.Name}, x)
+	inner.Attrs = []*ast.Attribute{attr("output", args...)}
+	if o.Description != "" {
+		docComment(inner, strings.Split(o.Description, "\n"))
+	}
+	decls := []ast.Decl{outer}
+	for i, pc := range o.Preconditions {
+		decls = append(decls, c.checkRule([]string{checkRoot, "output." + o.Name, fmt.Sprintf("precondition_%d", i)}, pc, true))
+	}
+	return decls
+}
+
+// checkRule converts a validation, precondition or assertion. An enforced
+// rule must hold: its condition is unified with true, so a false condition
+// is a CUE error, with the rule's message beside it. An assertion of a
+// check block only warns in OpenTofu, so it is kept as a value.
+func (c *converter) checkRule(path []string, r *config.CheckRule, enforced bool) ast.Decl {
+	cond, _ := c.expr(r.Condition)
+	if enforced {
+		cond = binary(tokenAND, ast.NewBool(true), cond)
+	}
+	s := &ast.StructLit{Elts: []ast.Decl{field(ident("condition"), cond)}}
+	if r.ErrorMessage != nil {
+		msg, _ := c.expr(r.ErrorMessage)
+		s.Elts = append(s.Elts, field(ident("error_message"), msg))
+	}
+	outer, _ := c.nested(path, s)
+	return outer
+}
+
+// traversalList writes traversals as OpenTofu source, comma-separated.
+func traversalList(ts []hcl.Traversal) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = traversalText(t)
+	}
+	return strings.Join(parts, ",")
+}
+
+// sourceText is the source of a range in its file.
+func (c *converter) sourceText(rng hcl.Range) string {
+	return strings.TrimSpace(string(rng.SliceBytes(c.src(rng.Filename))))
+}
+
+// src is the bytes of a module file.
+func (c *converter) src(filename string) []byte {
+	if f := c.m.Files[filename]; f != nil {
+		return f.Bytes
+	}
+	return nil
+}

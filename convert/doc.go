@@ -1,0 +1,235 @@
+// Package convert translates an OpenTofu module into CUE annotated with
+// attributes, the form of the article "CUE as an OpenTofu language": every
+// declaration is a field whose attribute says what it is, so that an
+// engine can find inputs, resources and outputs anywhere in the program.
+//
+// # Names
+//
+// OpenTofu keeps variables, locals, resources, data sources, module calls
+// and outputs in separate namespaces; CUE has one. The converted module
+// keeps them apart with one top-level field per namespace, named so that a
+// reference reads as it does in HCL:
+//
+//	var.NAME                  _var: NAME: <schema> @input(NAME)
+//	local.NAME                _local: NAME: <expr>
+//	TYPE.NAME                 TYPE: NAME: {...} @resource(TYPE.NAME)
+//	resource.TYPE.NAME        resource: TYPE: NAME  (a type that is a reserved name or an opt-in feature's symbol)
+//	data.TYPE.NAME            data: TYPE: NAME: {...} @data(TYPE.NAME)
+//	ephemeral.TYPE.NAME       ephemeral: TYPE: NAME: {...} @ephemeral(TYPE.NAME)
+//	module.NAME.OUT           module: NAME: {inputs..., _out: {...}} @module(NAME, source=...)
+//	output "NAME"             output: NAME: <expr> @output(NAME)
+//	provider "P" (alias A)    provider: "P.A": {...} @provider(P.A)
+//	path.module               _path.module   (@path, "." by default)
+//	terraform.workspace       _workspace     (@workspace, "default" by default)
+//
+// Inputs and locals are hidden fields, private to the program as in the
+// article; a variable and a local of the same name never meet. A module
+// call's inputs are its fields and the child's outputs, filled by the
+// engine, are in its hidden _out, so that an input and an output of the
+// same name do not unify. A field label that equals a name the converted
+// expressions refer to (a namespace, a resource type, an import such as
+// list or strings, a CUE type such as number, a for variable in scope) is
+// written quoted: a quoted label names the same field but cannot be
+// referred to, so it never shadows. For example
+//
+//	resource "kubernetes_config_map" "cm" {
+//	  data = { number = 1, account = data.aws_caller_identity.me.account_id }
+//	}
+//
+// becomes
+//
+//	kubernetes_config_map: cm: {
+//		"data": {
+//			"number": 1
+//			account:  data.aws_caller_identity.me.account_id
+//		}
+//	} @resource(kubernetes_config_map.cm)
+//
+// # Instances
+//
+// count and for_each give a multi-instance declaration, marked [*]: a list
+// for count and a struct keyed by instance key for for_each. count.index,
+// each.key and each.value are let bindings inside each instance:
+//
+//	[for i in list.Range(0, N, 1) {let count = {index: i}, ...}]
+//	{for k, v in X {(k): {let each = {key: k, value: v}, ...}}}
+//
+// count = COND ? 1 : 0, nearly every count in practice, is [if COND {...}].
+// lifecycle { enabled = COND } wraps the declaration in if COND {...}.
+// Meta-arguments that are not structure (provider, depends_on, lifecycle
+// settings, sensitive, ephemeral, nullable, a module's source, version and
+// providers) are attribute arguments: @resource(aws_x.y, provider=aws.west,
+// depends_on="module.net"). Nested blocks are lists of objects, static and
+// dynamic ones of a type together in source order; a dynamic block is a
+// list comprehension.
+//
+// # Types and validations
+//
+// Type constraints become CUE schema (see schema): string, number, bool,
+// [...T] for list and set, {[string]: T} for map, [A, B] for tuple, _ for
+// any, close({a!: T}) for objects, *null | T for an optional attribute and
+// *d | T for one with a default. A variable's default is the CUE default.
+// A validation condition that CUE states exactly (an enumeration, a
+// regular expression, a range, a length) narrows the input's schema; any
+// other is kept under _validation with its message for the engine, and
+// reported as a warning.
+//
+// # Expressions and implicit conversions
+//
+// Expressions keep OpenTofu's meaning. A conditional is
+// [if c {a}, if !c {b}][0], which evaluates only the branch taken. A for
+// expression is a comprehension; where the order shows and the source may
+// be a map, keys are iterated sorted, as OpenTofu does. Templates are CUE
+// interpolations; CUE prints strings, integers and booleans as OpenTofu
+// does, and a number that may be fractional goes through tofu.#tostring so
+// that 10 / 4 prints 2.5 and 4 / 2 prints 2, not 2.0. Other implicit
+// conversions (a string "1" used as a number, a number given to a string
+// argument) are left to the engine at the resource boundary, where
+// OpenTofu does them too; the engine also injects whole numbers as CUE
+// ints. Division is CUE's /, whose result is a float: equal in value.
+//
+// # Functions
+//
+// Each OpenTofu function is converted to CUE's standard library where the
+// meaning is the same, to a CUE expression, to a definition of the tofu
+// package that hcl2cue writes beside the module (pure CUE: convert/lib),
+// or, for constant arguments, at conversion time; a function CUE cannot
+// express is reported. The function table below is generated from the
+// registry (go test ./convert -run TestFunctionTable -update-doc) and a
+// test keeps it true.
+//
+// # What is not converted
+//
+// Provisioners and connection blocks (they run programs at apply time),
+// override files, JSON configuration files, provider-defined functions
+// and postconditions that refer to self are reported as not converted:
+// each is a diagnostic with its source range, and the placeholder
+// written in its place is error("hcl2cue: not converted: ..."), which
+// stops evaluation there rather than inventing a value.
+//
+// # Function table
+//
+// Every OpenTofu function and how it is converted:
+//
+//   - abs (CUE standard library): `math.Abs(x)`
+//   - abspath (not converted): the result depends on the directory OpenTofu runs in
+//   - alltrue (tofu library): `tofu.#alltrue`: every element true (or "true"); an empty list is true
+//   - anytrue (tofu library): `tofu.#anytrue`: some element true (or "true")
+//   - base64decode (tofu library): `tofu.#base64decode`: standard Base64 that must decode to UTF-8; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded
+//   - base64encode (CUE standard library): `base64.Encode(null, s)`
+//   - base64gunzip (at conversion): worked out at conversion when its argument is a constant; otherwise not converted: CUE has no gzip
+//   - base64gzip (at conversion): worked out at conversion when its argument is a constant; otherwise not converted: CUE has no gzip
+//   - base64sha256 (CUE standard library): `base64.Encode(null, sha256.Sum256(s))`
+//   - base64sha512 (CUE standard library): `base64.Encode(null, sha512.Sum512(s))`
+//   - basename (CUE standard library): `path.Base(p, path.Unix)`
+//   - bcrypt (unknown at plan): `string`: a random salt makes every hash different
+//   - can (CUE expression): `*(x == x) | false`: true when x evaluates, false when it is an error, unknown while x is
+//   - ceil (CUE standard library): `math.Ceil(x)`
+//   - chomp (tofu library): `tofu.#chomp`: the newlines (\n, \r\n, \r) at the end removed
+//   - chunklist (tofu library): `tofu.#chunklist`: lists of at most size elements; size 0 is the whole list as one chunk
+//   - cidrcontains (tofu library): `tofu.#cidrcontains`: whether an address or network lies in a network of the same family
+//   - cidrhost (tofu library): `tofu.#cidrhost`: host number n of the network; a negative n counts back from the last address
+//   - cidrnetmask (tofu library): `tofu.#cidrnetmask`: the dotted mask of an IPv4 network
+//   - cidrsubnet (tofu library): `tofu.#cidrsubnet`: the prefix extended by newbits bits set to netnum, IPv4 and IPv6; out of range is an error
+//   - cidrsubnets (tofu library): `tofu.#cidrsubnets`: consecutive aligned subnets, as OpenTofu allocates them
+//   - coalesce (CUE expression): `[for x in [a, b] if x != null && x != "" {x}][0]`
+//   - coalescelist (tofu library): `tofu.#coalescelist`: the first argument that is neither null nor empty
+//   - compact (tofu library): `tofu.#compact`: the elements that are neither null nor "", as strings
+//   - concat (CUE standard library): `list.Concat([a, b])`
+//   - contains (CUE standard library): `list.Contains(l, v)` for a string or bool; `tofu.#contains` compares numbers by value (1 equals 1.0)
+//   - csvdecode (tofu library): `tofu.#csvdecode`: `csv.Decode` with the header line's names as keys; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded
+//   - dirname (CUE standard library): `path.Dir(p, path.Unix)`
+//   - distinct (tofu library): `tofu.#distinct`: each element where it first occurs
+//   - element (tofu library): `tofu.#element`: `l[mod(i, len(l))]`, so the index wraps around and a negative one counts from the end
+//   - endswith (CUE standard library): `strings.HasSuffix(s, suffix)`
+//   - file (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
+//   - filebase64 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
+//   - filebase64sha256 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
+//   - filebase64sha512 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
+//   - fileexists (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
+//   - filemd5 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
+//   - fileset (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
+//   - filesha1 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
+//   - filesha256 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
+//   - filesha512 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
+//   - flatten (CUE standard library): `list.FlattenN(l, -1)`
+//   - floor (CUE standard library): `math.Floor(x)`
+//   - format (at conversion): a literal format string becomes a CUE interpolation, each verb formatted as OpenTofu does (`tofu.#fmtint`, `#fmtfloat`, `#fmtstr`, `#fmtv` where flags, width or precision need them); %f %e %g take the digits of the nearest float64; %v of a list or map is not converted; a format string that is not a literal is not converted
+//   - formatdate (at conversion): worked out at conversion when its arguments are constants; otherwise not converted: CUE's time package has no unpadded 24-hour hour and no formatting in the timestamp's own offset by OpenTofu's format letters
+//   - formatlist (at conversion): a list comprehension over the list arguments of a literal format string, formatted as format does; a format string that is not a literal is not converted
+//   - indent (tofu library): `tofu.#indent`: spaces after every newline
+//   - index (tofu library): `tofu.#index`: the index of the first equal element; none is an error
+//   - issensitive (not converted): CUE has no sensitive values, so whether one is sensitive cannot be answered
+//   - join (CUE standard library): `strings.Join(l, sep)` for lists of strings; `tofu.#join` writes numbers and bools as strings and joins several lists
+//   - jsondecode (CUE standard library): `json.Unmarshal(s)`; a JSON object with a repeated key, which OpenTofu reads as its last value, is an error in CUE; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded
+//   - jsonencode (tofu library): `tofu.#jsonencode`: keys sorted, < > & escaped, whole numbers without a fraction, as OpenTofu writes them; values may nest lists and objects 8 levels deep (a deeper one is an error)
+//   - keys (CUE standard library): `list.SortStrings([for k, _ in m {k}])`: keys in lexical order
+//   - length (CUE expression): `len(x)` for lists and maps; `tofu.#length` counts a string's characters
+//   - log (tofu library): `tofu.#log`: ln(x)/ln(base) computed on float64 values, as OpenTofu does, so that log(1000, 10) is 2.9999999999999996 in both
+//   - lookup (CUE expression): `m[k]`, and `*m[k] | default` with a default
+//   - lower (CUE standard library): `strings.ToLower(s)`
+//   - matchkeys (tofu library): `tofu.#matchkeys`: the values whose key at the same index is in the search list
+//   - max (CUE standard library): `list.Max([a, b])`
+//   - md5 (CUE standard library): `hex.Encode(md5.Sum(s))`
+//   - merge (tofu library): `tofu.#merge`: later maps win, key by key, not CUE unification
+//   - min (CUE standard library): `list.Min([a, b])`
+//   - nonsensitive (CUE expression): the value itself: CUE has no sensitive values
+//   - one (tofu library): `tofu.#one`: the only element, null for an empty list, an error for more
+//   - parseint (CUE standard library): `strconv.ParseInt(s, base, 0)`: Go's big integer parsing, as OpenTofu's; `tofu.#parseint` checks a base that is not a literal (2 to 62)
+//   - pathexpand (at conversion): a constant path not starting with ~ is itself; otherwise not converted: the home directory is the machine's
+//   - plantimestamp (unknown at plan): `string`: the time the plan is made
+//   - pow (tofu library): `math.Pow(x, y)` rounded to float64 (`tofu.#float64`), as OpenTofu computes it; a result that is not a whole number may differ from Go's in the last binary digit
+//   - range (tofu library): `tofu.#range`: `list.Range` with OpenTofu's default step (-1 when counting down) and its limit of 1024 elements
+//   - regex (at conversion): a literal pattern is examined: `regexp.Find` without groups, the groups of `regexp.FindSubmatch` as a list, `regexp.FindNamedSubmatch` for named groups; a pattern that is not a literal, or a group that may not take part in the match (null in OpenTofu, "" in CUE), is not converted
+//   - regexall (at conversion): as regex, every match (`tofu.#regexall`), an empty list where none
+//   - replace (CUE standard library): `strings.Replace(s, old, new, -1)`, or `regexp.ReplaceAll` for a literal /pattern/; `tofu.#replace` decides when the substring is not a literal
+//   - reverse (CUE standard library): `list.Reverse(l)`
+//   - rsadecrypt (at conversion): worked out at conversion when its arguments are constants; otherwise not converted: CUE has no RSA
+//   - sensitive (CUE expression): the value itself: CUE has no sensitive values
+//   - setintersection (tofu library): `tofu.#setintersection`: a set in OpenTofu's order (see toset)
+//   - setproduct (CUE expression): a list comprehension over lists; where an argument may be a set the product is a set of lists, which OpenTofu orders by hash, and is not converted
+//   - setsubtract (tofu library): `tofu.#setsubtract`: a set in OpenTofu's order (see toset)
+//   - setunion (tofu library): `tofu.#setunion`: a set in OpenTofu's order (see toset)
+//   - sha1 (CUE standard library): `hex.Encode(sha1.Sum(s))`
+//   - sha256 (CUE standard library): `hex.Encode(sha256.Sum256(s))`
+//   - sha512 (CUE standard library): `hex.Encode(sha512.Sum512(s))`
+//   - signum (tofu library): `tofu.#signum`: -1, 0 or 1
+//   - slice (CUE standard library): `list.Slice(l, start, end)`
+//   - sort (CUE standard library): `list.SortStrings(l)` for strings; `tofu.#sort` turns numbers into strings first, as OpenTofu does
+//   - split (CUE standard library): `strings.Split(s, sep)`
+//   - startswith (CUE standard library): `strings.HasPrefix(s, prefix)`
+//   - strcontains (CUE standard library): `strings.Contains(s, substr)`
+//   - strrev (tofu library): `tofu.#strrev`: the characters (code points) in reverse order
+//   - substr (tofu library): `tofu.#substr`: `strings.SliceRunes` with OpenTofu's negative offset and length, counting code points
+//   - sum (tofu library): `tofu.#sum`: `list.Sum`, an error for an empty list
+//   - templatefile (at conversion): worked out at conversion (the template read then, only inside the module directory) when the path and the variables are constants; otherwise not converted
+//   - templatestring (not converted): the template is a value known only when the module is evaluated; CUE cannot parse and evaluate an OpenTofu template
+//   - textdecodebase64 (tofu library): `tofu.#textdecodebase64UTF8` when the encoding is a constant naming UTF-8; other encodings only for constant arguments: CUE has no character sets; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded
+//   - textencodebase64 (CUE standard library): `base64.Encode(null, s)` when the encoding is a constant naming UTF-8; other encodings only for constant arguments: CUE has no character sets
+//   - timeadd (at conversion): worked out at conversion when its arguments are constants; otherwise not converted: CUE's time package cannot add a duration and keep the timestamp's offset
+//   - timecmp (at conversion): worked out at conversion when its arguments are constants; otherwise not converted: CUE's time package compares only within 1678-2262 (nanoseconds in 64 bits)
+//   - timestamp (unknown at plan): `string`: the time the plan is applied
+//   - title (tofu library): `tofu.#title`: Go's strings.Title, which OpenTofu uses (CUE's strings.ToTitle starts words only after spaces)
+//   - tobool (tofu library): `tofu.#tobool`: a bool, "true"/"1" and "false"/"0", null
+//   - tolist (tofu library): the list itself; `tofu.#unify` turns mixed strings, numbers and bools into strings as OpenTofu does (nested values of different types are not converted)
+//   - tomap (tofu library): the map itself; `tofu.#tomap` turns mixed strings, numbers and bools into strings as OpenTofu does
+//   - tonumber (tofu library): `tofu.#tonumber`: a number, a string in decimal notation, null
+//   - toset (tofu library): `tofu.#toset`: without repeats, in OpenTofu's set order: strings lexical, numbers ascending, false before true; sets of lists or objects, which OpenTofu orders by hash, keep the order of first occurrence
+//   - tostring (tofu library): `tofu.#tostring`: a string, a number in plain decimal, a bool, null
+//   - transpose (tofu library): `tofu.#transpose`: each string a key whose list holds, sorted, the keys it appeared under
+//   - trim (CUE standard library): `strings.Trim(s, cutset)`
+//   - trimprefix (CUE standard library): `strings.TrimPrefix(s, prefix)`
+//   - trimspace (CUE standard library): `strings.TrimSpace(s)`
+//   - trimsuffix (CUE standard library): `strings.TrimSuffix(s, suffix)`
+//   - try (CUE expression): `*a | b`: the first argument unless it is an error; three or more arguments become `[if a != _|_ {a}, ..., z][0]`
+//   - type (not converted): only for tofu console; a type is not a value in a module
+//   - upper (CUE standard library): `strings.ToUpper(s)`
+//   - urldecode (CUE standard library): `net.QueryUnescape(s)`; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded
+//   - urlencode (CUE standard library): `net.QueryEscape(s)`
+//   - uuid (unknown at plan): `string`: a random UUID
+//   - uuidv5 (tofu library): `tofu.#uuidv5`: `uuid.SHA1` with the named namespaces dns, url, oid and x500
+//   - values (tofu library): `tofu.#values`: the values in the lexical order of their keys
+//   - yamldecode (at conversion): worked out at conversion when its argument is a constant (such as a file of the module); otherwise not converted: CUE's YAML decoder differs from OpenTofu's in tags, timestamps and number forms
+//   - yamlencode (at conversion): worked out at conversion when its argument is a constant; otherwise not converted: CUE's YAML encoder quotes and orders differently from OpenTofu's
+//   - zipmap (tofu library): `tofu.#zipmap`: keys to the values at the same index; a later repeat of a key wins
+package convert

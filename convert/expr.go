@@ -1,0 +1,263 @@
+package convert
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// expr converts an OpenTofu expression to CUE, and says what kind of value
+// it has as far as the converter can tell.
+func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
+	switch e := e.(type) {
+	case nil:
+		return ast.NewNull(), kindNull
+	case *hclsyntax.LiteralValueExpr:
+		return c.literal(e.Val, e.SrcRange)
+	case *hclsyntax.ParenthesesExpr:
+		x, k := c.expr(e.Expression)
+		return paren(x), k
+	case *hclsyntax.TemplateWrapExpr:
+		// "${x}" is x itself, of whatever type.
+		return c.expr(e.Wrapped)
+	case *hclsyntax.TemplateExpr:
+		return c.template(e), kindString
+	case *hclsyntax.TemplateJoinExpr:
+		return c.templateJoin(e), kindString
+	case *hclsyntax.ScopeTraversalExpr:
+		return c.traversal(e.Traversal, e.SrcRange)
+	case *hclsyntax.RelativeTraversalExpr:
+		src, k := c.expr(e.Source)
+		return c.steps(src, k, e.Traversal)
+	case *hclsyntax.IndexExpr:
+		coll, ck := c.expr(e.Collection)
+		key, _ := c.expr(e.Key)
+		return index(coll, key), elemKind(ck)
+	case *hclsyntax.FunctionCallExpr:
+		return c.call(e)
+	case *hclsyntax.ConditionalExpr:
+		cond, _ := c.expr(e.Condition)
+		a, ak := c.expr(e.TrueResult)
+		b, bk := c.expr(e.FalseResult)
+		return conditional(cond, a, b), join(ak, bk)
+	case *hclsyntax.BinaryOpExpr:
+		return c.binary(e)
+	case *hclsyntax.UnaryOpExpr:
+		x, k := c.expr(e.Val)
+		if e.Op == hclsyntax.OpLogicalNot {
+			return not(x), kindBool
+		}
+		return &ast.UnaryExpr{Op: token.SUB, X: paren(x)}, k
+	case *hclsyntax.TupleConsExpr:
+		l := &ast.ListLit{}
+		for _, el := range e.Exprs {
+			x, _ := c.expr(el)
+			l.Elts = append(l.Elts, x)
+		}
+		return l, kindList
+	case *hclsyntax.ObjectConsExpr:
+		return c.object(e), kindMap
+	case *hclsyntax.ForExpr:
+		return c.forExpr(e)
+	case *hclsyntax.SplatExpr:
+		return c.splat(e)
+	case *hclsyntax.AnonSymbolExpr:
+		if b, ok := c.anon[e]; ok {
+			return ident(b), kindUnknown
+		}
+	}
+	return c.unconverted(e.Range(), "Expression not converted",
+		fmt.Sprintf("hcl2cue cannot convert a %T expression.", e)), kindUnknown
+}
+
+// literal writes a constant value.
+func (c *converter) literal(v cty.Value, rng hcl.Range) (ast.Expr, kind) {
+	switch {
+	case v.IsNull():
+		return ast.NewNull(), kindNull
+	case !v.IsKnown():
+		return c.unconverted(rng, "Unknown value", "An unknown value cannot be written as CUE."), kindUnknown
+	}
+	t := v.Type()
+	switch {
+	case t == cty.String:
+		return stringLit(v.AsString()), kindString
+	case t == cty.Bool:
+		return ast.NewBool(v.True()), kindBool
+	case t == cty.Number:
+		return numberLit(v.AsBigFloat())
+	case t.IsListType() || t.IsSetType() || t.IsTupleType():
+		l := &ast.ListLit{}
+		for it := v.ElementIterator(); it.Next(); {
+			_, ev := it.Element()
+			x, _ := c.literal(ev, rng)
+			l.Elts = append(l.Elts, x)
+		}
+		return l, kindList
+	case t.IsMapType() || t.IsObjectType():
+		s := &ast.StructLit{}
+		for it := v.ElementIterator(); it.Next(); {
+			k, ev := it.Element()
+			x, _ := c.literal(ev, rng)
+			s.Elts = append(s.Elts, field(c.lbl(k.AsString()), x))
+		}
+		return s, kindMap
+	}
+	return c.unconverted(rng, "Value not converted", "A value of type "+t.FriendlyName()+" cannot be written as CUE."), kindUnknown
+}
+
+// numberLit writes an OpenTofu number: an integer literal when the number
+// is whole, so that CUE keeps it an int, and a decimal literal otherwise.
+func numberLit(f *big.Float) (ast.Expr, kind) {
+	if f.IsInt() {
+		i, _ := f.Int(nil)
+		return ast.NewLit(token.INT, i.String()), kindInt
+	}
+	s := f.Text('g', -1)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return ast.NewLit(token.FLOAT, s), kindNumber
+}
+
+var binaryOps = map[*hclsyntax.Operation]token.Token{
+	hclsyntax.OpAdd:                token.ADD,
+	hclsyntax.OpSubtract:           token.SUB,
+	hclsyntax.OpMultiply:           token.MUL,
+	hclsyntax.OpDivide:             token.QUO,
+	hclsyntax.OpEqual:              token.EQL,
+	hclsyntax.OpNotEqual:           token.NEQ,
+	hclsyntax.OpGreaterThan:        token.GTR,
+	hclsyntax.OpGreaterThanOrEqual: token.GEQ,
+	hclsyntax.OpLessThan:           token.LSS,
+	hclsyntax.OpLessThanOrEqual:    token.LEQ,
+	hclsyntax.OpLogicalAnd:         token.LAND,
+	hclsyntax.OpLogicalOr:          token.LOR,
+}
+
+func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
+	x, xk := c.expr(e.LHS)
+	y, yk := c.expr(e.RHS)
+	if e.Op == hclsyntax.OpModulo {
+		// OpenTofu's % keeps the sign of the dividend, as CUE's rem does
+		// for integers; a fractional operand needs the library's form.
+		if xk == kindInt && yk == kindInt {
+			return ast.NewCall(ident("rem"), x, y), kindInt
+		}
+		return c.lib("modulo", x, y), kindNumber
+	}
+	op, ok := binaryOps[e.Op]
+	if !ok {
+		return c.unconverted(e.SrcRange, "Operator not converted", "hcl2cue cannot convert this operator."), kindUnknown
+	}
+	switch op {
+	case token.ADD, token.SUB, token.MUL:
+		if xk == kindInt && yk == kindInt {
+			return binary(op, x, y), kindInt
+		}
+		return binary(op, x, y), kindNumber
+	case token.QUO:
+		return binary(op, x, y), kindNumber
+	}
+	return binary(op, x, y), kindBool
+}
+
+// object converts an object constructor. A key written as a bare name is
+// that string, as in OpenTofu; any other key is computed.
+func (c *converter) object(e *hclsyntax.ObjectConsExpr) ast.Expr {
+	s := &ast.StructLit{}
+	// A constant key given twice takes its last value, as in OpenTofu;
+	// CUE would unify the two.
+	last := map[string]int{}
+	for i, item := range e.Items {
+		if name, ok := objectKeyName(item.KeyExpr); ok {
+			last[name] = i
+		}
+	}
+	for i, item := range e.Items {
+		if name, ok := objectKeyName(item.KeyExpr); ok && last[name] != i {
+			continue
+		}
+		v, _ := c.expr(item.ValueExpr)
+		var l ast.Label
+		if name, ok := objectKeyName(item.KeyExpr); ok {
+			l = c.lbl(name)
+		} else {
+			key := item.KeyExpr
+			if k, ok := key.(*hclsyntax.ObjectConsKeyExpr); ok {
+				key = k.Wrapped
+			}
+			kx, kk := c.expr(key)
+			l = &ast.ParenExpr{X: c.asString(kx, kk)}
+		}
+		s.Elts = append(s.Elts, field(l, v))
+	}
+	return s
+}
+
+// objectKeyName is the constant name of an object key: a bare name or a
+// string without interpolations.
+func objectKeyName(key hcl.Expression) (string, bool) {
+	if k, ok := key.(*hclsyntax.ObjectConsKeyExpr); ok {
+		if !k.ForceNonLiteral {
+			if name := hcl.ExprAsKeyword(k.Wrapped); name != "" {
+				return name, true
+			}
+		}
+		key = k.Wrapped
+	}
+	if t, ok := key.(*hclsyntax.TemplateExpr); ok && t.IsStringLiteral() {
+		v, diags := t.Value(nil)
+		if !diags.HasErrors() {
+			return v.AsString(), true
+		}
+	}
+	if l, ok := key.(*hclsyntax.LiteralValueExpr); ok && l.Val.Type() == cty.String {
+		return l.Val.AsString(), true
+	}
+	return "", false
+}
+
+// asString converts a value to a string as OpenTofu does where a string is
+// required (object keys, templates). Strings and integers print the same
+// in both languages; a number that may be fractional goes through
+// OpenTofu's number formatting.
+func (c *converter) asString(x ast.Expr, k kind) ast.Expr {
+	switch k {
+	case kindString, kindInt, kindBool:
+		if k == kindString {
+			return x
+		}
+		return interpolation([]any{x})
+	case kindNumber:
+		return c.lib("tostring", x)
+	}
+	return interpolation([]any{x})
+}
+
+// elemKind is the kind of an element of a value of kind k, when known.
+func elemKind(kind) kind { return kindUnknown }
+
+// unconverted records that a construct was not converted and returns the
+// placeholder written in its place: a CUE error that names it, so that
+// evaluation stops there and never uses a made-up value.
+func (c *converter) unconverted(rng hcl.Range, summary, detail string) ast.Expr {
+	c.diags = append(c.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   detail,
+		Subject:  rng.Ptr(),
+	})
+	c.reasons = append(c.reasons, summary)
+	src := strings.TrimSpace(string(rng.SliceBytes(c.src(rng.Filename))))
+	if len(src) > 60 {
+		src = src[:57] + "..."
+	}
+	return ast.NewCall(ident("error"), stringLit(fmt.Sprintf("hcl2cue: not converted: %s: %s", summary, src)))
+}

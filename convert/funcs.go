@@ -1,0 +1,195 @@
+package convert
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// how says how an OpenTofu function is written in CUE.
+type how int
+
+const (
+	// byStdlib: a function of CUE's standard library with the same meaning.
+	byStdlib how = iota
+	// byExpr: a CUE expression written in place (an operator, a
+	// comprehension, a builtin).
+	byExpr
+	// byLibrary: a definition of the tofu package that hcl2cue writes
+	// beside the converted module, in pure CUE.
+	byLibrary
+	// byConversion: worked out when converting, from constant arguments
+	// (a literal format string, a file of the module).
+	byConversion
+	// unknownAtPlan: its result is not known until apply (timestamp, uuid);
+	// it becomes a CUE type, CUE's form of an unknown value.
+	unknownAtPlan
+	// notConverted: CUE cannot express it; a call is reported.
+	notConverted
+)
+
+func (h how) String() string {
+	return [...]string{"CUE standard library", "CUE expression", "tofu library", "at conversion", "unknown at plan", "not converted"}[h]
+}
+
+// function is how one OpenTofu function is converted.
+type function struct {
+	how how
+	// note is one line for the package doc's table: what the function
+	// becomes, or why it is not converted.
+	note string
+	// conv writes a call; nil when how is notConverted. It may report a
+	// diagnostic with call.fail for arguments it cannot take.
+	conv func(*call) ast.Expr
+	// result is the kind of the result, when the function fixes it.
+	result kind
+}
+
+// call is one function call being converted.
+type call struct {
+	c    *converter
+	name string
+	// args are the converted arguments; kinds their kinds; src the
+	// arguments as written.
+	args  []ast.Expr
+	kinds []kind
+	src   []hclsyntax.Expression
+	// expand is set when the last argument is followed by "...".
+	expand bool
+	rng    hcl.Range
+}
+
+// fail reports that this call cannot be converted and returns the
+// placeholder for it.
+func (cl *call) fail(detail string) ast.Expr {
+	return cl.c.unconverted(cl.rng, fmt.Sprintf("Function %s not converted", cl.name), detail)
+}
+
+// arity checks the number of arguments, reporting a call with another
+// number as OpenTofu does.
+func (cl *call) arity(lo, hi int) bool {
+	n := len(cl.args)
+	if n >= lo && (hi < 0 || n <= hi) && !cl.expand {
+		return true
+	}
+	return false
+}
+
+// std is pkg.fn(args...), importing pkg.
+func (cl *call) std(pkg, fn string, args ...ast.Expr) ast.Expr { return cl.c.std(pkg, fn, args...) }
+
+// lib is the call of the library definition name with args.
+func (cl *call) lib(name string, args ...ast.Expr) ast.Expr { return cl.c.lib(name, args...) }
+
+// std is pkg.fn(args...), importing pkg into the file being written.
+func (c *converter) std(pkg, fn string, args ...ast.Expr) ast.Expr {
+	c.imports[pkg] = true
+	return ast.NewCall(&ast.SelectorExpr{X: ident(pkg), Sel: ident(fn)}, args...)
+}
+
+// lib is the call of a definition of the tofu library: the CUE idiom for a
+// function, (tofu.#name & {#args: [args...]}).out.
+func (c *converter) lib(name string, args ...ast.Expr) ast.Expr {
+	c.imports[libImport] = true
+	c.libUsed = true
+	def := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#" + name)}
+	argsField := &ast.Field{Label: ident("#args"), Value: list(args...)}
+	return &ast.SelectorExpr{
+		X:   &ast.ParenExpr{X: binary(token.AND, def, &ast.StructLit{Elts: []ast.Decl{argsField}})},
+		Sel: ident("out"),
+	}
+}
+
+// libList is lib with the arguments given as one list expression, for a
+// call whose last argument is expanded with "...".
+func (c *converter) libList(name string, args ast.Expr) ast.Expr {
+	c.imports[libImport] = true
+	c.libUsed = true
+	def := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#" + name)}
+	argsField := &ast.Field{Label: ident("#args"), Value: args}
+	return &ast.SelectorExpr{
+		X:   &ast.ParenExpr{X: binary(token.AND, def, &ast.StructLit{Elts: []ast.Decl{argsField}})},
+		Sel: ident("out"),
+	}
+}
+
+// argList is the arguments as one CUE list, with an expanded last
+// argument spliced in.
+func (cl *call) argList() ast.Expr {
+	if !cl.expand {
+		return list(cl.args...)
+	}
+	n := len(cl.args)
+	if n == 1 {
+		return cl.args[0]
+	}
+	return cl.std("list", "Concat", list(list(cl.args[:n-1]...), cl.args[n-1]))
+}
+
+// call converts a function call.
+func (c *converter) call(e *hclsyntax.FunctionCallExpr) (ast.Expr, kind) {
+	name := e.Name
+	if strings.Contains(name, "::") {
+		if rest, ok := strings.CutPrefix(name, "core::"); ok {
+			name = rest
+		} else {
+			return c.unconverted(e.Range(), "Provider function not converted",
+				fmt.Sprintf("%s is a provider-defined function; CUE has no way to call a provider.", e.Name)), kindUnknown
+		}
+	}
+	f, ok := functions[name]
+	if !ok {
+		return c.unconverted(e.Range(), "Call to unknown function",
+			fmt.Sprintf("There is no function named %q.", e.Name)), kindUnknown
+	}
+	cl := &call{c: c, name: name, src: e.Args, expand: e.ExpandFinal, rng: e.Range()}
+	for _, a := range e.Args {
+		x, k := c.expr(a)
+		cl.args = append(cl.args, x)
+		cl.kinds = append(cl.kinds, k)
+	}
+	if f.conv == nil {
+		return cl.fail(f.note), kindUnknown
+	}
+	return f.conv(cl), f.result
+}
+
+// functions is every OpenTofu function and how it is converted, built from
+// the groups in the funcs_*.go files.
+var functions = func() map[string]function {
+	m := map[string]function{}
+	for _, group := range []map[string]function{coreFuncs, collectionFuncs, stringFuncs, numericFuncs, encodingFuncs, networkFuncs, filesystemFuncs, cryptoFuncs, typeFuncs, dateFuncs} {
+		for name, f := range group {
+			if _, dup := m[name]; dup {
+				panic("function " + name + " is in two groups")
+			}
+			m[name] = f
+		}
+	}
+	return m
+}()
+
+// FunctionNames is every function name the converter knows, sorted.
+func FunctionNames() []string {
+	names := make([]string, 0, len(functions))
+	for n := range functions {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// FunctionStatus says how a function is converted ("CUE standard library",
+// "tofu library", "not converted", ...) and the doc table's note for it.
+func FunctionStatus(name string) (status, note string, ok bool) {
+	f, ok := functions[name]
+	if !ok {
+		return "", "", false
+	}
+	return f.how.String(), f.note, true
+}

@@ -1,0 +1,332 @@
+package convert
+
+import (
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// collectionFuncs are OpenTofu's functions on lists, sets and maps. A set
+// is a CUE list in the order OpenTofu iterates it: strings in lexical
+// order, numbers ascending, false before true.
+var collectionFuncs = map[string]function{
+	"alltrue": {how: byLibrary, note: "`tofu.#alltrue`: every element true (or \"true\"); an empty list is true", result: kindBool, conv: libCall("alltrue", 1, 1)},
+	"anytrue": {how: byLibrary, note: "`tofu.#anytrue`: some element true (or \"true\")", result: kindBool, conv: libCall("anytrue", 1, 1)},
+	"chunklist": {how: byLibrary, note: "`tofu.#chunklist`: lists of at most size elements; size 0 is the whole list as one chunk", result: kindList,
+		conv: libCall("chunklist", 2, 2)},
+	"coalescelist": {how: byLibrary, note: "`tofu.#coalescelist`: the first argument that is neither null nor empty", result: kindList, conv: func(cl *call) ast.Expr {
+		if len(cl.args) == 0 {
+			return cl.fail("coalescelist takes at least one argument.")
+		}
+		return cl.c.libList("coalescelist", cl.argList())
+	}},
+	"compact": {how: byLibrary, note: "`tofu.#compact`: the elements that are neither null nor \"\", as strings", result: kindList, conv: libCall("compact", 1, 1)},
+	"contains": {how: byStdlib, note: "`list.Contains(l, v)` for a string or bool; `tofu.#contains` compares numbers by value (1 equals 1.0)", result: kindBool, conv: func(cl *call) ast.Expr {
+		if !cl.arity(2, 2) {
+			return cl.fail("contains takes two arguments.")
+		}
+		if cl.kinds[1] == kindString || cl.kinds[1] == kindBool {
+			return cl.std("list", "Contains", cl.args[0], cl.args[1])
+		}
+		return cl.lib("contains", cl.args...)
+	}},
+	"distinct": {how: byLibrary, note: "`tofu.#distinct`: each element where it first occurs", result: kindList, conv: libCall("distinct", 1, 1)},
+	"element":  {how: byLibrary, note: "`tofu.#element`: `l[mod(i, len(l))]`, so the index wraps around and a negative one counts from the end", conv: libCall("element", 2, 2)},
+	"flatten": {how: byStdlib, note: "`list.FlattenN(l, -1)`", result: kindList, conv: func(cl *call) ast.Expr {
+		if !cl.arity(1, 1) {
+			return cl.fail("flatten takes one argument.")
+		}
+		return cl.std("list", "FlattenN", cl.args[0], intLit(-1))
+	}},
+	"index":  {how: byLibrary, note: "`tofu.#index`: the index of the first equal element; none is an error", result: kindInt, conv: libCall("index", 2, 2)},
+	"keys":   {how: byStdlib, note: "`list.SortStrings([for k, _ in m {k}])`: keys in lexical order", result: kindList, conv: convKeys},
+	"values": {how: byLibrary, note: "`tofu.#values`: the values in the lexical order of their keys", result: kindList, conv: libCall("values", 1, 1)},
+	"matchkeys": {how: byLibrary, note: "`tofu.#matchkeys`: the values whose key at the same index is in the search list", result: kindList,
+		conv: libCall("matchkeys", 3, 3)},
+	"one":     {how: byLibrary, note: "`tofu.#one`: the only element, null for an empty list, an error for more", conv: libCall("one", 1, 1)},
+	"range":   {how: byLibrary, note: "`tofu.#range`: `list.Range` with OpenTofu's default step (-1 when counting down) and its limit of 1024 elements", result: kindList, conv: convRange},
+	"reverse": {how: byStdlib, note: "`list.Reverse(l)`", result: kindList, conv: stdCall("list", "Reverse", 1)},
+	"setintersection": {how: byLibrary, note: "`tofu.#setintersection`: a set in OpenTofu's order (see toset)", result: kindList, conv: func(cl *call) ast.Expr {
+		if len(cl.args) == 0 {
+			return cl.fail("setintersection takes at least one argument.")
+		}
+		return cl.c.libList("setintersection", cl.argList())
+	}},
+	"setunion": {how: byLibrary, note: "`tofu.#setunion`: a set in OpenTofu's order (see toset)", result: kindList, conv: func(cl *call) ast.Expr {
+		if len(cl.args) == 0 {
+			return cl.fail("setunion takes at least one argument.")
+		}
+		return cl.c.libList("setunion", cl.argList())
+	}},
+	"setsubtract": {how: byLibrary, note: "`tofu.#setsubtract`: a set in OpenTofu's order (see toset)", result: kindList, conv: libCall("setsubtract", 2, 2)},
+	"setproduct":  {how: byExpr, note: "a list comprehension over lists; where an argument may be a set the product is a set of lists, which OpenTofu orders by hash, and is not converted", result: kindList, conv: convSetProduct},
+	"slice": {how: byStdlib, note: "`list.Slice(l, start, end)`", result: kindList, conv: func(cl *call) ast.Expr {
+		if !cl.arity(3, 3) {
+			return cl.fail("slice takes three arguments.")
+		}
+		return cl.std("list", "Slice", cl.args[0], cl.intArg(1), cl.intArg(2))
+	}},
+	"sort": {how: byStdlib, note: "`list.SortStrings(l)` for strings; `tofu.#sort` turns numbers into strings first, as OpenTofu does", result: kindList, conv: func(cl *call) ast.Expr {
+		if !cl.arity(1, 1) {
+			return cl.fail("sort takes one argument.")
+		}
+		if cl.c.stringList(cl.src[0], 0) {
+			return cl.std("list", "SortStrings", cl.args[0])
+		}
+		return cl.lib("sort", cl.args[0])
+	}},
+	"sum":       {how: byLibrary, note: "`tofu.#sum`: `list.Sum`, an error for an empty list", result: kindNumber, conv: libCall("sum", 1, 1)},
+	"transpose": {how: byLibrary, note: "`tofu.#transpose`: each string a key whose list holds, sorted, the keys it appeared under", result: kindMap, conv: libCall("transpose", 1, 1)},
+	"zipmap":    {how: byLibrary, note: "`tofu.#zipmap`: keys to the values at the same index; a later repeat of a key wins", result: kindMap, conv: libCall("zipmap", 2, 2)},
+}
+
+// exprKind is converter.kindOf, reached through a variable that init
+// sets: kindOf reads the function table, which holds the conversions that
+// call it.
+var exprKind func(c *converter, e hcl.Expression) kind
+
+func init() { exprKind = (*converter).kindOf }
+
+// libCall converts a call of a function with least to most arguments to the
+// tofu library's definition name; an expanded last argument is spliced
+// into the argument list.
+func libCall(name string, least, most int) func(*call) ast.Expr {
+	return func(cl *call) ast.Expr {
+		n := len(cl.args)
+		if cl.expand && n >= 1 && n <= most {
+			return cl.c.libList(name, cl.argList())
+		}
+		if !cl.arity(least, most) {
+			return cl.fail(arityDetail(cl.name, least, most))
+		}
+		return cl.lib(name, cl.args...)
+	}
+}
+
+// stdCall converts a call of a function with n arguments to the CUE
+// standard library's pkg.fn.
+func stdCall(pkg, fn string, n int) func(*call) ast.Expr {
+	return func(cl *call) ast.Expr {
+		if !cl.arity(n, n) {
+			return cl.fail(arityDetail(cl.name, n, n))
+		}
+		return cl.std(pkg, fn, cl.args...)
+	}
+}
+
+// intArg is argument i as a CUE int: as it is when it is known to be one,
+// else through tofu.#toint, which takes a whole float and refuses a
+// fraction, as OpenTofu does.
+func (cl *call) intArg(i int) ast.Expr {
+	if cl.kinds[i] == kindInt {
+		return cl.args[i]
+	}
+	return cl.lib("toint", cl.args[i])
+}
+
+// strArg is argument i as a string, converted as OpenTofu converts a
+// number or bool where it needs a string.
+func (cl *call) strArg(i int) ast.Expr {
+	switch cl.kinds[i] {
+	case kindString:
+		return cl.args[i]
+	case kindInt, kindBool:
+		return interpolation([]any{cl.args[i]})
+	}
+	return cl.lib("tostring", cl.args[i])
+}
+
+// constString is argument i when it is a constant string.
+func (cl *call) constString(i int) (string, bool) {
+	v, ok := constValue(cl.src[i])
+	if !ok || v.Type() != cty.String {
+		return "", false
+	}
+	return v.AsString(), true
+}
+
+// constValue is the value of an expression that refers to nothing.
+func constValue(e hclsyntax.Expression) (cty.Value, bool) {
+	if len(e.Variables()) > 0 {
+		return cty.NilVal, false
+	}
+	v, diags := e.Value(nil)
+	if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
+		return cty.NilVal, false
+	}
+	return v, true
+}
+
+// stringList reports whether an expression is known to be a list or set
+// of strings: a tuple of strings, a variable of such a type, a local
+// value or for expression that is one, or the result of a function that
+// gives one.
+func (c *converter) stringList(e hcl.Expression, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	switch e := e.(type) {
+	case *hclsyntax.ParenthesesExpr:
+		return c.stringList(e.Expression, depth+1)
+	case *hclsyntax.TupleConsExpr:
+		for _, x := range e.Exprs {
+			if exprKind(c, x) != kindString {
+				return false
+			}
+		}
+		return true
+	case *hclsyntax.ForExpr:
+		return e.KeyExpr == nil && exprKind(c, e.ValExpr) == kindString
+	case *hclsyntax.FunctionCallExpr:
+		switch e.Name {
+		case "split", "keys", "formatlist", "compact", "sort", "tostrings":
+			return true
+		case "distinct", "reverse", "toset", "tolist", "slice", "concat", "setunion", "setintersection", "setsubtract", "flatten":
+			for _, a := range e.Args {
+				if !c.stringList(a, depth+1) {
+					return false
+				}
+			}
+			return len(e.Args) > 0
+		}
+	case *hclsyntax.ScopeTraversalExpr:
+		t := e.Traversal
+		if len(t) != 2 {
+			return false
+		}
+		a, ok := t[1].(hcl.TraverseAttr)
+		if !ok {
+			return false
+		}
+		switch t.RootName() {
+		case "var":
+			if v := c.m.Variables[a.Name]; v != nil {
+				return isStringsType(v.Type)
+			}
+		case "local":
+			if l := c.m.Locals[a.Name]; l != nil {
+				return c.stringList(l.Expr, depth+1)
+			}
+		}
+	}
+	return false
+}
+
+// isStringsType reports whether t is a list, set or tuple of strings.
+func isStringsType(t cty.Type) bool {
+	switch {
+	case t.IsListType() || t.IsSetType():
+		return t.ElementType() == cty.String
+	case t.IsTupleType():
+		for _, et := range t.TupleElementTypes() {
+			if et != cty.String {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// convKeys writes keys(m): the keys of a struct, sorted.
+func convKeys(cl *call) ast.Expr {
+	if !cl.arity(1, 1) {
+		return cl.fail("keys takes one argument.")
+	}
+	k := ident(cl.c.fresh("k"))
+	return cl.std("list", "SortStrings", list(&ast.Comprehension{
+		Clauses: []ast.Clause{&ast.ForClause{Key: k, Value: ident("_"), Source: cl.args[0]}},
+		Value:   embed(k),
+	}))
+}
+
+// convRange writes range(limit), range(start, limit) and range(start,
+// limit, step). Without a step, OpenTofu counts down when limit is below
+// start; the comparison is made here when both are constants.
+func convRange(cl *call) ast.Expr {
+	if cl.expand {
+		return cl.fail("range takes one to three arguments, not an expanded list.")
+	}
+	switch len(cl.args) {
+	case 1:
+		return cl.lib("range", intLit(0), cl.args[0], cl.rangeStep(nil))
+	case 2:
+		return cl.lib("range", cl.args[0], cl.args[1], cl.rangeStep(cl.args[0]))
+	case 3:
+		return cl.lib("range", cl.args...)
+	}
+	return cl.fail("range takes one to three arguments.")
+}
+
+// rangeStep is the default step of range: -1 when the limit (the last
+// argument) is below start (nil for 0), else 1.
+func (cl *call) rangeStep(start ast.Expr) ast.Expr {
+	last := len(cl.args) - 1
+	lv, lok := constValue(cl.src[last])
+	sv, sok := cty.Zero, true
+	if len(cl.args) == 2 {
+		sv, sok = constValue(cl.src[0])
+	}
+	if lok && sok && lv.Type() == cty.Number && sv.Type() == cty.Number {
+		if lv.LessThan(sv).True() {
+			return intLit(-1)
+		}
+		return intLit(1)
+	}
+	if start == nil {
+		start = intLit(0)
+	}
+	return conditional(binary(token.LSS, cl.args[last], start), intLit(-1), intLit(1))
+}
+
+// convSetProduct writes setproduct of lists as a comprehension: every
+// combination of their elements, the first argument's varying slowest.
+func convSetProduct(cl *call) ast.Expr {
+	if cl.expand || len(cl.args) < 2 {
+		return cl.fail("setproduct takes at least two arguments, not an expanded list.")
+	}
+	for _, a := range cl.src {
+		if !cl.c.sequence(a) {
+			return cl.fail("An argument may be a set: the product of sets is a set of lists, which OpenTofu orders by hash; CUE cannot reproduce that order.")
+		}
+	}
+	var clauses []ast.Clause
+	var elems []ast.Expr
+	for i, a := range cl.args {
+		x := ident(cl.c.fresh("x" + itoa(i)))
+		clauses = append(clauses, &ast.ForClause{Value: x, Source: a})
+		elems = append(elems, x)
+	}
+	return list(&ast.Comprehension{Clauses: clauses, Value: embed(list(elems...))})
+}
+
+// sequence reports whether an expression is known to be a list or tuple,
+// not a set.
+func (c *converter) sequence(e hcl.Expression) bool {
+	switch e := e.(type) {
+	case *hclsyntax.ParenthesesExpr:
+		return c.sequence(e.Expression)
+	case *hclsyntax.TupleConsExpr:
+		return true
+	case *hclsyntax.ForExpr:
+		return e.KeyExpr == nil
+	case *hclsyntax.FunctionCallExpr:
+		switch e.Name {
+		case "tolist", "concat", "flatten", "range", "split", "keys", "values", "formatlist", "compact",
+			"sort", "distinct", "reverse", "slice", "chunklist", "regexall", "matchkeys":
+			return true
+		}
+	case *hclsyntax.ScopeTraversalExpr:
+		t := e.Traversal
+		if len(t) == 2 && t.RootName() == "var" {
+			if a, ok := t[1].(hcl.TraverseAttr); ok {
+				if v := c.m.Variables[a.Name]; v != nil {
+					return v.Type.IsListType() || v.Type.IsTupleType()
+				}
+			}
+		}
+	}
+	return false
+}

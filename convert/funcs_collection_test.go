@@ -1,0 +1,141 @@
+package convert
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCollectionFunctionsSameAsOpenTofu(t *testing.T) {
+	for _, expr := range []string{
+		`alltrue([true, true])`,
+		`alltrue([true, false])`,
+		`alltrue([])`,
+		`alltrue(["true", true])`,
+		`anytrue([false, true])`,
+		`anytrue([false, false])`,
+		`anytrue([])`,
+		`chunklist([1, 2, 3, 4, 5], 2)`,
+		`chunklist(["a", "b"], 0)`,
+		`chunklist([], 3)`,
+		`chunklist(["a", "b", "c"], 3)`,
+		`coalescelist([], ["a"], ["b"])`,
+		`coalescelist([], [1, 2])`,
+		`compact(["a", "", null, "b"])`,
+		`compact([])`,
+		`compact([1, "", "x"])`,
+		`contains(["a", "b"], "b")`,
+		`contains(["a", "b"], "c")`,
+		`contains([1, 2, 3], 2)`,
+		`contains([1, 2, 3], 4 / 2)`,
+		`contains([[1], [2]], [2])`,
+		`contains([{a = 1}], {a = 1})`,
+		`distinct(["b", "a", "b", "c", "a"])`,
+		`distinct([1, 2, 1, 3])`,
+		`distinct([])`,
+		`distinct([{a = 1}, {a = 2}, {a = 1}])`,
+		`element(["a", "b", "c"], 1)`,
+		`element(["a", "b", "c"], 4)`,
+		`element(["a", "b", "c"], -1)`,
+		`element(["a", "b", "c"], 6 / 2)`,
+		`flatten([["a", "b"], [], ["c"]])`,
+		`flatten([[["a"]], "b", [["c", ["d"]]]])`,
+		`flatten([])`,
+		`flatten([[{a = 1}], [null]])`,
+		`index(["a", "b", "c"], "b")`,
+		`index([1, 2, 3], 3)`,
+		`keys({b = 1, a = 2, c = 3})`,
+		`keys({})`,
+		`keys({"z-key" = 1, "A" = 2, "a" = 3})`,
+		`values({b = 1, a = 2, c = 3})`,
+		`values({b = [1], a = {x = 1}})`,
+		`values({})`,
+		`matchkeys(["i-1", "i-2", "i-3"], ["a", "b", "a"], ["a"])`,
+		`matchkeys(["x", "y"], [1, 2], [2, 3])`,
+		`matchkeys(["x"], ["a"], [])`,
+		`one([])`,
+		`one(["a"])`,
+		`one([{a = 1}])`,
+		`range(3)`,
+		`range(0)`,
+		`range(-3)`,
+		`range(1, 4)`,
+		`range(4, 1)`,
+		`range(0, 10, 3)`,
+		`range(10, 0, -4)`,
+		`range(0, 1, 0.25)`,
+		`range(length([1, 2]))`,
+		`range(length([1, 2]), 0)`,
+		`reverse([1, 2, 3])`,
+		`reverse([])`,
+		`setintersection(["a", "b", "c"], ["b", "c", "d"], ["c", "b"])`,
+		`setintersection(["b", "a"])`,
+		`setintersection([1, 2], [])`,
+		`setunion(["b", "a"], ["c", "a"])`,
+		`setunion([3, 1], [2, 10])`,
+		`setunion(["a"], [1])`,
+		`setsubtract(["a", "b", "c"], ["a", "c"])`,
+		`setsubtract([3, 1, 2], [2])`,
+		`setproduct(["a", "b"], [1, 2])`,
+		`setproduct(["a"], [], ["x"])`,
+		`setproduct(["a", "b"], ["x"], [true, false])`,
+		`slice(["a", "b", "c", "d"], 1, 3)`,
+		`slice(["a", "b"], 0, 0)`,
+		`slice(["a", "b"], 2, 2)`,
+		`sort(["b", "a", "C", "aa"])`,
+		`sort([10, 9, 100])`,
+		`sort([])`,
+		`sort(split(",", "z,y,x"))`,
+		`sum([1, 2, 3])`,
+		`sum([1.5, 2.25])`,
+		`sum([-1])`,
+		`sum(["2", 3])`,
+		`transpose({a = ["1", "2"], b = ["2", "3"]})`,
+		`transpose({a = [], b = ["x", "x"]})`,
+		`transpose({})`,
+		`zipmap(["a", "b"], [1, 2])`,
+		`zipmap(["a", "b", "a"], [1, 2, 3])`,
+		`zipmap([], [])`,
+		`zipmap(["a", "b"], [{x = 1}, [2]])`,
+		`length(keys({a = 1}))`,
+	} {
+		t.Run(expr, func(t *testing.T) { checkSameAsOpenTofu(t, expr) })
+	}
+}
+
+// TestFunctionsNotConverted checks that calls CUE cannot reproduce are
+// reported, with the reason.
+func TestFunctionsNotConverted(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`format(var.f, "a")`, "not a literal"},
+		{`format("%s %s", "a")`, "needs 2 arguments"},
+		{`format("%s", "a", "b")`, "uses 1 of its 2"},
+		{`format("%c", 65)`, "not valid"},
+		{`format("%z", 1)`, "not valid"},
+		{`format("%v", [1])`, "JSON"},
+		{`format("%s", var.l...)`, "expanded"},
+		{`formatlist(var.f, ["a"])`, "not a literal"},
+		{`regex(var.f, "a")`, "not a literal"},
+		{`regex("(a)?b", "b")`, "may take no part"},
+		{`regex("(a)|b", "b")`, "may take no part"},
+		{`regexall("(a)*b", "b")`, "may take no part"},
+		{`regex("(?P<x>a)(b)", "ab")`, "mixes named and unnamed"},
+		{`regex("(", "a")`, "not a valid regular expression"},
+		{`replace("a", "/(/", "b")`, "not a valid regular expression"},
+		{`setproduct(toset(["a"]), ["b"])`, "may be a set"},
+		{`issensitive("a")`, "sensitive"},
+		{`type("a")`, "console"},
+		{`templatestring(var.f, {})`, "template"},
+		{`parseint("10", 1)`, "between 2 and 62"},
+		{`keys({}, {})`, "one argument"},
+	} {
+		t.Run(tc.src, func(t *testing.T) {
+			r, _ := convertSource(t, map[string]string{"main.tf": "variable \"f\" {\n  type = string\n}\nvariable \"l\" {\n  type = list(string)\n}\noutput \"x\" {\n  value = " + tc.src + "\n}\n"})
+			if !r.Diagnostics.HasErrors() {
+				t.Fatalf("%s: converted, want not converted", tc.src)
+			}
+			if d := r.Diagnostics.Error(); !strings.Contains(d, tc.want) {
+				t.Errorf("%s: diagnostics %q do not say %q", tc.src, d, tc.want)
+			}
+		})
+	}
+}

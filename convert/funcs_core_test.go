@@ -1,0 +1,33 @@
+package convert
+
+import (
+	"bytes"
+	"io"
+	"testing"
+)
+
+func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+
+func TestCoreFunctionsSameAsOpenTofu(t *testing.T) {
+	for _, expr := range []string{
+		`try(tomap({a = 1})["b"], "dflt")`,
+		`try({a = 1}.a, "dflt")`,
+		`try([][0], {a = 1}.b, "third")`,
+		`try([][0], {a = 1}.a, "third")`,
+		`lookup({a = "x"}, "a", "d")`,
+		`lookup({a = "x"}, "b", "d")`,
+		`lookup({a = "x"}, "a")`,
+		`merge({a = 1, b = {x = 1}}, {b = {y = 2}, c = 3})`,
+		`merge({a = 1}, null, {a = 2})`,
+		`coalesce("", "b", "c")`,
+		`coalesce(null, "b")`,
+		`length([1, 2, 3])`,
+		`length({a = 1})`,
+		`length("héllo")`,
+		`concat([1], [2, 3], [])`,
+		`can([][0])`,
+		`can([1][0])`,
+	} {
+		t.Run(expr, func(t *testing.T) { checkSameAsOpenTofu(t, expr) })
+	}
+}

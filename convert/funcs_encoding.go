@@ -1,0 +1,86 @@
+package convert
+
+import (
+	"cuelang.org/go/cue/ast"
+	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/text/encoding/ianaindex"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// nfcNote is the one deviation of the functions that decode text: OpenTofu
+// normalizes every string to Unicode NFC, CUE keeps the bytes decoded.
+const nfcNote = "; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded"
+
+// encodingFuncs are OpenTofu's encoding functions.
+var encodingFuncs = map[string]function{
+	"base64encode": {how: byStdlib, note: "`base64.Encode(null, s)`", result: kindString, conv: func(cl *call) ast.Expr {
+		if !cl.arity(1, 1) {
+			return cl.fail(arityDetail(cl.name, 1, 1))
+		}
+		return cl.std("base64", "Encode", ast.NewNull(), cl.args[0])
+	}},
+	"base64decode": {how: byLibrary, note: "`tofu.#base64decode`: standard Base64 that must decode to UTF-8" + nfcNote, result: kindString,
+		conv: fixedLibCall("base64decode", 1, 1)},
+	"base64gzip": {how: byConversion, note: "worked out at conversion when its argument is a constant; otherwise not converted: CUE has no gzip", result: kindString,
+		conv: func(cl *call) ast.Expr {
+			return cl.foldOr("CUE has no gzip: base64gzip is converted only when its argument is a constant.")
+		}},
+	"base64gunzip": {how: byConversion, note: "worked out at conversion when its argument is a constant; otherwise not converted: CUE has no gzip", result: kindString,
+		conv: func(cl *call) ast.Expr {
+			return cl.foldOr("CUE has no gzip: base64gunzip is converted only when its argument is a constant.")
+		}},
+	"csvdecode": {how: byLibrary, note: "`tofu.#csvdecode`: `csv.Decode` with the header line's names as keys" + nfcNote, result: kindList,
+		conv: fixedLibCall("csvdecode", 1, 1)},
+	"jsondecode": {how: byStdlib, note: "`json.Unmarshal(s)`; a JSON object with a repeated key, which OpenTofu reads as its last value, is an error in CUE" + nfcNote,
+		conv: func(cl *call) ast.Expr {
+			if !cl.arity(1, 1) {
+				return cl.fail(arityDetail(cl.name, 1, 1))
+			}
+			return cl.std("json", "Unmarshal", cl.args[0])
+		}},
+	"jsonencode": {how: byLibrary, note: "`tofu.#jsonencode`: keys sorted, < > & escaped, whole numbers without a fraction, as OpenTofu writes them; values may nest lists and objects 8 levels deep (a deeper one is an error)", result: kindString,
+		conv: fixedLibCall("jsonencode", 1, 1)},
+	"textencodebase64": {how: byStdlib, note: "`base64.Encode(null, s)` when the encoding is a constant naming UTF-8; other encodings only for constant arguments: CUE has no character sets", result: kindString,
+		conv: func(cl *call) ast.Expr {
+			if cl.arity(2, 2) && constantUTF8(cl) {
+				return cl.std("base64", "Encode", ast.NewNull(), cl.args[0])
+			}
+			return cl.foldOr("textencodebase64 is converted only for a constant encoding naming UTF-8 or constant arguments: CUE has no other character sets.")
+		}},
+	"textdecodebase64": {how: byLibrary, note: "`tofu.#textdecodebase64UTF8` when the encoding is a constant naming UTF-8; other encodings only for constant arguments: CUE has no character sets" + nfcNote, result: kindString,
+		conv: func(cl *call) ast.Expr {
+			if cl.arity(2, 2) && constantUTF8(cl) {
+				return cl.lib("textdecodebase64UTF8", cl.args[0])
+			}
+			return cl.foldOr("textdecodebase64 is converted only for a constant encoding naming UTF-8 or constant arguments: CUE has no other character sets.")
+		}},
+	"urlencode": {how: byStdlib, note: "`net.QueryEscape(s)`", result: kindString, conv: func(cl *call) ast.Expr {
+		if !cl.arity(1, 1) {
+			return cl.fail(arityDetail(cl.name, 1, 1))
+		}
+		return cl.std("net", "QueryEscape", cl.args[0])
+	}},
+	"urldecode": {how: byStdlib, note: "`net.QueryUnescape(s)`" + nfcNote, result: kindString, conv: func(cl *call) ast.Expr {
+		if !cl.arity(1, 1) {
+			return cl.fail(arityDetail(cl.name, 1, 1))
+		}
+		return cl.std("net", "QueryUnescape", cl.args[0])
+	}},
+	"yamldecode": {how: byConversion, note: "worked out at conversion when its argument is a constant (such as a file of the module); otherwise not converted: CUE's YAML decoder differs from OpenTofu's in tags, timestamps and number forms", conv: func(cl *call) ast.Expr {
+		return cl.foldOr("yamldecode is converted only when its argument is a constant, such as file(\"${path.module}/x.yaml\"): CUE's YAML decoder differs from OpenTofu's in tags, timestamps and number forms.")
+	}},
+	"yamlencode": {how: byConversion, note: "worked out at conversion when its argument is a constant; otherwise not converted: CUE's YAML encoder quotes and orders differently from OpenTofu's", result: kindString, conv: func(cl *call) ast.Expr {
+		return cl.foldOr("yamlencode is converted only when its argument is a constant: CUE's YAML encoder quotes, orders and formats numbers differently from OpenTofu's.")
+	}},
+}
+
+// constantUTF8 reports whether the second argument is a constant naming
+// the UTF-8 encoding, by one of its IANA names or aliases.
+func constantUTF8(cl *call) bool {
+	v, diags := cl.src[1].Value(nil)
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+		return false
+	}
+	enc, err := ianaindex.IANA.Encoding(v.AsString())
+	return err == nil && enc == unicode.UTF8
+}

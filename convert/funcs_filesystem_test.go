@@ -1,0 +1,107 @@
+package convert
+
+import "testing"
+
+func TestFilesystemFunctionsSameAsOpenTofu(t *testing.T) {
+	for _, expr := range []string{
+		`basename("foo/bar/baz.txt")`,
+		`basename("/foo/bar/")`,
+		`basename("")`,
+		`basename("/")`,
+		`dirname("foo/bar/baz.txt")`,
+		`dirname("/foo")`,
+		`dirname("foo")`,
+		`dirname("")`,
+		`dirname("a//b/../c/")`,
+		`pathexpand("/etc/hosts")`,
+		`pathexpand("relative/x")`,
+	} {
+		t.Run(expr, func(t *testing.T) { checkSameAsOpenTofu(t, expr) })
+	}
+}
+
+// TestFileFunctions checks that files of the module are read when
+// converting, with the results OpenTofu's functions give for the module.
+func TestFileFunctions(t *testing.T) {
+	files := map[string]string{
+		"hello.txt":        "héllo <world>\n",
+		"conf/a.yaml":      "a: 1\nb:\n  - x\n  - true\n",
+		"conf/b.json":      "{\"k\": [1, 2]}",
+		"tpl/greet.tpl":    "Hello, ${name}!%{ for x in items } [${x}]%{ endfor }\n",
+		"tpl/nested.tpl":   "${jsonencode({v = v})}",
+		"scripts/run.sh":   "#!/bin/sh\necho hi\n",
+		"scripts/other.sh": "",
+	}
+	for _, expr := range []string{
+		`file("hello.txt")`,
+		`file("${path.module}/hello.txt")`,
+		`fileexists("${path.module}/hello.txt")`,
+		`fileexists("${path.module}/missing.txt")`,
+		`fileset(path.module, "scripts/*.sh")`,
+		`fileset("${path.module}/conf", "*")`,
+		`filebase64("${path.module}/hello.txt")`,
+		`filemd5("${path.module}/hello.txt")`,
+		`filesha1("${path.module}/hello.txt")`,
+		`filesha256("${path.module}/hello.txt")`,
+		`filesha512("${path.module}/hello.txt")`,
+		`filebase64sha256("${path.module}/hello.txt")`,
+		`filebase64sha512("${path.module}/hello.txt")`,
+		`yamldecode(file("${path.module}/conf/a.yaml"))`,
+		`jsondecode(file("${path.module}/conf/b.json"))`,
+		`templatefile("${path.module}/tpl/greet.tpl", {name = "Ann", items = [1, "b"]})`,
+		`templatefile("${path.module}/tpl/nested.tpl", {v = [1, 2]})`,
+		`md5(file("${path.module}/hello.txt"))`,
+	} {
+		t.Run(expr, func(t *testing.T) {
+			want := openTofuValueIn(t, files, expr)
+			r, v := convertOutput(t, files, expr)
+			if r.Diagnostics.HasErrors() {
+				t.Fatalf("not converted: %s", r.Diagnostics.Error())
+			}
+			b, err := v.MarshalJSON()
+			if err != nil {
+				t.Fatalf("CUE gives no value: %v", err)
+			}
+			if !sameJSON(t, b, want) {
+				t.Errorf("CUE %s\nOpenTofu %s", b, want)
+			}
+		})
+	}
+}
+
+func TestFilesystemFunctionsNotConverted(t *testing.T) {
+	for _, c := range []struct{ expr, detail string }{
+		{`file(var.name)`, "is converted only when its path is a constant or under path.module"},
+		{`file("${path.root}/x")`, "is converted only when its path is a constant or under path.module"},
+		{`file("missing.txt")`, "OpenTofu reports an error for this call"},
+		{`file("../outside.txt")`, "OpenTofu reports an error for this call"},
+		{`templatefile("x.tpl", {a = var.a})`, "templatefile is converted only when"},
+		{`abspath(".")`, "depends on the directory OpenTofu runs in"},
+		{`pathexpand("~/x")`, "home directory"},
+		{`dirname(path.module)`, ""},
+	} {
+		t.Run(c.expr, func(t *testing.T) {
+			if c.detail == "" {
+				// A path function of path.module is converted in CUE, with
+				// the engine's path.
+				r, v := convertOutput(t, nil, c.expr)
+				if r.Diagnostics.HasErrors() {
+					t.Fatal(r.Diagnostics.Error())
+				}
+				if s, err := v.String(); err != nil || s != "." {
+					t.Errorf("got %v, %v", v, err)
+				}
+				return
+			}
+			checkNotConverted(t, c.expr, c.detail)
+		})
+	}
+}
+
+// openTofuValueIn evaluates expr with OpenTofu's functions in a module
+// directory holding files, with path.module ".", as JSON.
+func openTofuValueIn(t *testing.T, files map[string]string, expr string) []byte {
+	t.Helper()
+	dir := writeFiles(t, files)
+	return openTofuValueWith(t, dir, expr)
+}

@@ -1,0 +1,464 @@
+package convert
+
+import (
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
+)
+
+// stringFuncs are OpenTofu's string functions. OpenTofu counts characters
+// as grapheme clusters, CUE's strings package as code points: the two
+// differ only for characters written with several code points (emoji
+// sequences, flags, combining marks that NFC does not compose, "\r\n").
+var stringFuncs = map[string]function{
+	"chomp":       {how: byLibrary, note: "`tofu.#chomp`: the newlines (\\n, \\r\\n, \\r) at the end removed", result: kindString, conv: libCall("chomp", 1, 1)},
+	"endswith":    {how: byStdlib, note: "`strings.HasSuffix(s, suffix)`", result: kindBool, conv: strStd("HasSuffix", 2)},
+	"startswith":  {how: byStdlib, note: "`strings.HasPrefix(s, prefix)`", result: kindBool, conv: strStd("HasPrefix", 2)},
+	"strcontains": {how: byStdlib, note: "`strings.Contains(s, substr)`", result: kindBool, conv: strStd("Contains", 2)},
+	"lower":       {how: byStdlib, note: "`strings.ToLower(s)`", result: kindString, conv: strStd("ToLower", 1)},
+	"upper":       {how: byStdlib, note: "`strings.ToUpper(s)`", result: kindString, conv: strStd("ToUpper", 1)},
+	"trimspace":   {how: byStdlib, note: "`strings.TrimSpace(s)`", result: kindString, conv: strStd("TrimSpace", 1)},
+	"trimprefix":  {how: byStdlib, note: "`strings.TrimPrefix(s, prefix)`", result: kindString, conv: strStd("TrimPrefix", 2)},
+	"trimsuffix":  {how: byStdlib, note: "`strings.TrimSuffix(s, suffix)`", result: kindString, conv: strStd("TrimSuffix", 2)},
+	"trim":        {how: byStdlib, note: "`strings.Trim(s, cutset)`", result: kindString, conv: strStd("Trim", 2)},
+	"format": {how: byConversion, note: "a literal format string becomes a CUE interpolation, each verb formatted as OpenTofu does (`tofu.#fmtint`, `#fmtfloat`, `#fmtstr`, `#fmtv` where flags, width or precision need them); %f %e %g take the digits of the nearest float64; %v of a list or map is not converted; a format string that is not a literal is not converted",
+		result: kindString, conv: convFormat},
+	"formatlist": {how: byConversion, note: "a list comprehension over the list arguments of a literal format string, formatted as format does; a format string that is not a literal is not converted",
+		result: kindList, conv: convFormatList},
+	"indent": {how: byLibrary, note: "`tofu.#indent`: spaces after every newline", result: kindString, conv: libCall("indent", 2, 2)},
+	"join":   {how: byStdlib, note: "`strings.Join(l, sep)` for lists of strings; `tofu.#join` writes numbers and bools as strings and joins several lists", result: kindString, conv: convJoin},
+	"regex": {how: byConversion, note: "a literal pattern is examined: `regexp.Find` without groups, the groups of `regexp.FindSubmatch` as a list, `regexp.FindNamedSubmatch` for named groups; a pattern that is not a literal, or a group that may not take part in the match (null in OpenTofu, \"\" in CUE), is not converted",
+		conv: convRegex(false)},
+	"regexall": {how: byConversion, note: "as regex, every match (`tofu.#regexall`), an empty list where none", result: kindList, conv: convRegex(true)},
+	"replace":  {how: byStdlib, note: "`strings.Replace(s, old, new, -1)`, or `regexp.ReplaceAll` for a literal /pattern/; `tofu.#replace` decides when the substring is not a literal", result: kindString, conv: convReplace},
+	"split": {how: byStdlib, note: "`strings.Split(s, sep)`", result: kindList, conv: func(cl *call) ast.Expr {
+		if !cl.arity(2, 2) {
+			return cl.fail("split takes two arguments.")
+		}
+		return cl.std("strings", "Split", cl.strArg(1), cl.strArg(0))
+	}},
+	"strrev":         {how: byLibrary, note: "`tofu.#strrev`: the characters (code points) in reverse order", result: kindString, conv: libCall("strrev", 1, 1)},
+	"substr":         {how: byLibrary, note: "`tofu.#substr`: `strings.SliceRunes` with OpenTofu's negative offset and length, counting code points", result: kindString, conv: libCall("substr", 3, 3)},
+	"templatestring": {how: notConverted, note: "the template is a value known only when the module is evaluated; CUE cannot parse and evaluate an OpenTofu template"},
+	"title":          {how: byLibrary, note: "`tofu.#title`: Go's strings.Title, which OpenTofu uses (CUE's strings.ToTitle starts words only after spaces)", result: kindString, conv: libCall("title", 1, 1)},
+}
+
+// strStd converts a call of a strings function of n string arguments.
+func strStd(fn string, n int) func(*call) ast.Expr {
+	return func(cl *call) ast.Expr {
+		if !cl.arity(n, n) {
+			return cl.fail(arityDetail(cl.name, n, n))
+		}
+		args := make([]ast.Expr, n)
+		for i := range args {
+			args[i] = cl.strArg(i)
+		}
+		return cl.std("strings", fn, args...)
+	}
+}
+
+// convJoin writes join(sep, lists...).
+func convJoin(cl *call) ast.Expr {
+	if len(cl.args) < 2 && !cl.expand {
+		return cl.fail("join takes a separator and at least one list.")
+	}
+	if !cl.expand && len(cl.args) == 2 && cl.c.stringList(cl.src[1], 0) {
+		return cl.std("strings", "Join", cl.args[1], cl.strArg(0))
+	}
+	return cl.c.libList("join", cl.argList())
+}
+
+// convReplace writes replace(s, substr, replacement).
+func convReplace(cl *call) ast.Expr {
+	if !cl.arity(3, 3) {
+		return cl.fail("replace takes three arguments.")
+	}
+	sub, ok := cl.constString(1)
+	if !ok {
+		return cl.lib("replace", cl.args...)
+	}
+	if len(sub) > 1 && sub[0] == '/' && sub[len(sub)-1] == '/' {
+		pat := sub[1 : len(sub)-1]
+		if _, err := regexp.Compile(pat); err != nil {
+			return cl.fail(fmt.Sprintf("The pattern is not a valid regular expression: %s.", err))
+		}
+		return cl.std("regexp", "ReplaceAll", stringLit(pat), cl.strArg(0), cl.strArg(2))
+	}
+	return cl.std("strings", "Replace", cl.strArg(0), stringLit(sub), cl.strArg(2), intLit(-1))
+}
+
+// convRegex writes regex(pattern, s) or regexall(pattern, s) for a
+// literal pattern: the form of the result depends on its groups.
+func convRegex(all bool) func(*call) ast.Expr {
+	return func(cl *call) ast.Expr {
+		if !cl.arity(2, 2) {
+			return cl.fail(cl.name + " takes two arguments.")
+		}
+		pat, ok := cl.constString(0)
+		if !ok {
+			return cl.fail("The pattern is not a literal: the form of the result (string, list or object) depends on its groups.")
+		}
+		form, why := regexForm(pat)
+		if why != "" {
+			return cl.fail(why)
+		}
+		s := cl.strArg(1)
+		if all {
+			return cl.lib("regexall", stringLit(pat), s, stringLit(form))
+		}
+		switch form {
+		case "string":
+			return cl.std("regexp", "Find", stringLit(pat), s)
+		case "list":
+			return cl.std("list", "Drop", cl.std("regexp", "FindSubmatch", stringLit(pat), s), intLit(1))
+		}
+		return cl.std("regexp", "FindNamedSubmatch", stringLit(pat), s)
+	}
+}
+
+// regexForm is the form of a pattern's result: "string" without groups,
+// "list" for unnamed groups, "map" for named ones; why says why a pattern
+// cannot be converted.
+func regexForm(pat string) (form, why string) {
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		return "", fmt.Sprintf("The pattern is not a valid regular expression: %s.", err)
+	}
+	named, unnamed := 0, 0
+	for _, n := range re.SubexpNames()[1:] {
+		if n == "" {
+			unnamed++
+		} else {
+			named++
+		}
+	}
+	if named > 0 && unnamed > 0 {
+		return "", "The pattern mixes named and unnamed groups, which OpenTofu does not allow."
+	}
+	tree, err := syntax.Parse(pat, syntax.Perl)
+	if err != nil {
+		return "", fmt.Sprintf("The pattern is not a valid regular expression: %s.", err)
+	}
+	if optionalCapture(tree, false) {
+		return "", "A group of the pattern may take no part in a match: OpenTofu gives null for it, CUE's regexp an empty string."
+	}
+	switch {
+	case named > 0:
+		return "map", ""
+	case unnamed > 0:
+		return "list", ""
+	}
+	return "string", ""
+}
+
+// optionalCapture reports whether a capturing group of re may take no
+// part in a match: one under ?, *, {0,n} or in a branch of |.
+func optionalCapture(re *syntax.Regexp, optional bool) bool {
+	switch re.Op {
+	case syntax.OpCapture:
+		if optional {
+			return true
+		}
+	case syntax.OpStar, syntax.OpQuest:
+		optional = true
+	case syntax.OpRepeat:
+		if re.Min == 0 {
+			optional = true
+		}
+	case syntax.OpAlternate:
+		optional = true
+	}
+	for _, sub := range re.Sub {
+		if optionalCapture(sub, optional) {
+			return true
+		}
+	}
+	return false
+}
+
+// fmtVerb is one verb of a format string.
+type fmtVerb struct {
+	sharp, zero, minus, plus, space bool
+	width, prec                     int // -1 where not given
+	arg                             int // 1-based
+	mode                            byte
+}
+
+// parseFormat splits a format string into literal text (string) and verbs
+// (fmtVerb), as OpenTofu reads it, and says how many arguments it uses.
+func parseFormat(f string) (parts []any, used int, err error) {
+	var text strings.Builder
+	next := 1
+	for i := 0; i < len(f); {
+		if f[i] != '%' {
+			text.WriteByte(f[i])
+			i++
+			continue
+		}
+		start := i
+		i++
+		if i < len(f) && f[i] == '%' {
+			text.WriteByte('%')
+			i++
+			continue
+		}
+		v := fmtVerb{width: -1, prec: -1, arg: next}
+	flags:
+		for ; i < len(f); i++ {
+			switch f[i] {
+			case '0':
+				v.zero = true
+			case '#':
+				v.sharp = true
+			case '-':
+				v.minus = true
+			case '+':
+				v.plus = true
+			case ' ':
+				v.space = true
+			default:
+				break flags
+			}
+		}
+		if i < len(f) && f[i] >= '1' && f[i] <= '9' {
+			v.width, i = readNum(f, i)
+		}
+		if i < len(f) && f[i] == '.' {
+			i++
+			v.prec = 0
+			if i < len(f) && f[i] >= '0' && f[i] <= '9' {
+				v.prec, i = readNum(f, i)
+			}
+		}
+		if i < len(f) && f[i] == '[' {
+			i++
+			if i >= len(f) || f[i] < '1' || f[i] > '9' {
+				return nil, 0, fmt.Errorf("invalid format string starting at offset %d", start)
+			}
+			v.arg, i = readNum(f, i)
+			if i >= len(f) || f[i] != ']' {
+				return nil, 0, fmt.Errorf("invalid format string starting at offset %d", start)
+			}
+			i++
+		}
+		if i >= len(f) || !isLetter(f[i]) {
+			return nil, 0, fmt.Errorf("invalid format string starting at offset %d", start)
+		}
+		v.mode = f[i]
+		i++
+		if !strings.ContainsRune("vtbdoxXeEfgGsq", rune(v.mode)) {
+			return nil, 0, fmt.Errorf("unsupported format verb %q", v.mode)
+		}
+		if text.Len() > 0 {
+			parts = append(parts, text.String())
+			text.Reset()
+		}
+		parts = append(parts, v)
+		used = max(used, v.arg)
+		next = v.arg + 1
+	}
+	if text.Len() > 0 {
+		parts = append(parts, text.String())
+	}
+	return parts, used, nil
+}
+
+// isLetter reports whether b is an ASCII letter.
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+// readNum reads the decimal number at f[i:].
+func readNum(f string, i int) (n, end int) {
+	for ; i < len(f) && f[i] >= '0' && f[i] <= '9'; i++ {
+		n = n*10 + int(f[i]-'0')
+		if n > 1<<20 {
+			n = 1 << 20
+		}
+	}
+	return n, i
+}
+
+// formatParts parses the literal format string of a call and checks its
+// verbs against the number of arguments.
+func (cl *call) formatParts() ([]any, string) {
+	if len(cl.args) == 0 {
+		return nil, cl.name + " takes a format string and its arguments."
+	}
+	if cl.expand {
+		return nil, "The arguments are an expanded list: their number is not known when converting."
+	}
+	f, ok := cl.constString(0)
+	if !ok {
+		return nil, "The format string is not a literal: its verbs must be known when converting."
+	}
+	parts, used, err := parseFormat(f)
+	if err != nil {
+		return nil, "The format string is not valid: " + err.Error() + "."
+	}
+	if n := len(cl.args) - 1; used > n {
+		return nil, fmt.Sprintf("The format string needs %d arguments but has %d.", used, n)
+	} else if used < n {
+		return nil, fmt.Sprintf("The format string uses %d of its %d arguments; OpenTofu reports the others as an error.", used, n)
+	}
+	return parts, ""
+}
+
+// convFormat writes format(f, args...) with a literal f as an
+// interpolation.
+func convFormat(cl *call) ast.Expr {
+	parts, why := cl.formatParts()
+	if why != "" {
+		return cl.fail(why)
+	}
+	args, kinds := cl.args[1:], cl.kinds[1:]
+	out := make([]any, 0, len(parts))
+	for _, p := range parts {
+		v, ok := p.(fmtVerb)
+		if !ok {
+			out = append(out, p)
+			continue
+		}
+		x, why := cl.formatVerb(&v, args[v.arg-1], kinds[v.arg-1])
+		if why != "" {
+			return cl.fail(why)
+		}
+		out = append(out, x)
+	}
+	return interpolation(out)
+}
+
+// formatVerb is one verb applied to an argument x of kind k.
+func (cl *call) formatVerb(v *fmtVerb, x ast.Expr, k kind) (ast.Expr, string) {
+	plain := v.width < 0 && !v.zero && !v.minus && !v.plus && !v.space && !v.sharp
+	b := func(f bool) ast.Expr { return ast.NewBool(f) }
+	switch v.mode {
+	case 's', 'q':
+		if v.mode == 's' && plain && v.prec <= 0 {
+			switch k {
+			case kindString, kindInt, kindBool:
+				return x, ""
+			}
+			return cl.lib("tostring", x), ""
+		}
+		return cl.lib("fmtstr", x, b(v.mode == 'q'), intLit(v.prec), intLit(v.width), b(v.zero), b(v.minus)), ""
+	case 'v':
+		if k == kindList || k == kindMap {
+			return nil, "%v of a list or map is its JSON encoding, which is not converted here."
+		}
+		if !v.sharp && v.width < 0 && k == kindString {
+			return x, ""
+		}
+		return cl.lib("fmtv", x, b(v.sharp), intLit(v.width), b(v.zero), b(v.minus)), ""
+	case 't':
+		if k == kindBool {
+			return x, ""
+		}
+		return cl.lib("fmtbool", x), ""
+	case 'd', 'b', 'o', 'x', 'X':
+		if v.mode == 'd' && plain && v.prec < 0 && k == kindInt {
+			return x, ""
+		}
+		return cl.lib("fmtint", x, stringLit(string(v.mode)), b(v.plus), b(v.space), b(v.sharp), b(v.zero), b(v.minus),
+			intLit(v.width), intLit(v.prec)), ""
+	}
+	return cl.lib("fmtfloat", x, stringLit(string(v.mode)), b(v.plus), b(v.space), b(v.zero), b(v.minus),
+		intLit(v.width), intLit(v.prec)), ""
+}
+
+// convFormatList writes formatlist(f, args...) with a literal f: the
+// format applied to the elements at each index of the list arguments,
+// the other arguments repeated. An argument whose kind is not known is
+// told apart at evaluation.
+func convFormatList(cl *call) ast.Expr {
+	parts, why := cl.formatParts()
+	if why != "" {
+		return cl.fail(why)
+	}
+	c := cl.c
+	args, kinds := cl.args[1:], cl.kinds[1:]
+	// Bind every argument once: {let a0 = ..., out: [...]}.out.
+	names := make([]string, len(args))
+	var decls []ast.Decl
+	for i, a := range args {
+		names[i] = c.fresh("a" + itoa(i))
+		decls = append(decls, &ast.LetClause{Ident: ident(names[i]), Expr: a})
+	}
+	idx := c.fresh("i")
+	isList := func(x ast.Expr) ast.Expr {
+		return binary(token.NEQ, paren(binary(token.AND, x, list(&ast.Ellipsis{}))), &ast.BottomLit{})
+	}
+	elem := make([]ast.Expr, len(args))
+	var length ast.Expr
+	var unknowns []ast.Expr
+	var checks []ast.Expr
+	for i, k := range kinds {
+		a := ident(names[i])
+		switch k {
+		case kindList:
+			elem[i] = index(a, ident(idx))
+			if length == nil {
+				length = ast.NewCall(ident("len"), a)
+			} else {
+				checks = append(checks, binary(token.EQL, ast.NewCall(ident("len"), a), length))
+			}
+		case kindUnknown:
+			elem[i] = index(list(
+				&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: isList(a)}}, Value: embed(index(a, ident(idx)))},
+				a), intLit(0))
+			unknowns = append(unknowns, a)
+		default:
+			elem[i] = a
+		}
+	}
+	if length == nil && len(unknowns) > 0 {
+		// The length of the first argument that is a list; one
+		// iteration when none is.
+		l := ident(c.fresh("l"))
+		length = index(list(&ast.Comprehension{
+			Clauses: []ast.Clause{&ast.ForClause{Value: l, Source: list(unknowns...)}, &ast.IfClause{Condition: isList(l)}},
+			Value:   embed(ast.NewCall(ident("len"), l)),
+		}, intLit(1)), intLit(0))
+	}
+	for _, u := range unknowns {
+		checks = append(checks, binary(token.LOR, not(isList(u)), binary(token.EQL, ast.NewCall(ident("len"), u), length)))
+	}
+	out := make([]any, 0, len(parts))
+	for _, p := range parts {
+		v, ok := p.(fmtVerb)
+		if !ok {
+			out = append(out, p)
+			continue
+		}
+		k := kinds[v.arg-1]
+		if k == kindList || k == kindUnknown {
+			k = kindUnknown
+		}
+		x, why := cl.formatVerb(&v, elem[v.arg-1], k)
+		if why != "" {
+			return cl.fail(why)
+		}
+		out = append(out, x)
+	}
+	str := interpolation(out)
+	var result ast.Expr
+	if length == nil {
+		result = list(str)
+	} else {
+		result = list(&ast.Comprehension{
+			Clauses: []ast.Clause{&ast.ForClause{Value: ident(idx), Source: cl.std("list", "Range", intLit(0), length, intLit(1))}},
+			Value:   embed(str),
+		})
+	}
+	if len(checks) > 0 {
+		cond := checks[0]
+		for _, ch := range checks[1:] {
+			cond = binary(token.LAND, cond, ch)
+		}
+		result = index(list(&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: cond}}, Value: embed(result)}), intLit(0))
+	}
+	decls = append(decls, field(ident("out"), result))
+	return &ast.SelectorExpr{X: &ast.StructLit{Elts: decls}, Sel: ident("out")}
+}

@@ -1,0 +1,106 @@
+package convert
+
+import (
+	"cuelang.org/go/cue/ast"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// typeFuncs are OpenTofu's type conversion functions, and its functions on
+// sensitive values: CUE has no sensitivity marks, so sensitive and
+// nonsensitive are the value itself.
+var typeFuncs = map[string]function{
+	"tobool": {how: byLibrary, note: "`tofu.#tobool`: a bool, \"true\"/\"1\" and \"false\"/\"0\", null", result: kindBool, conv: func(cl *call) ast.Expr {
+		if !cl.arity(1, 1) {
+			return cl.fail("tobool takes one argument.")
+		}
+		if cl.kinds[0] == kindBool {
+			return cl.args[0]
+		}
+		return cl.lib("tobool", cl.args[0])
+	}},
+	"tonumber": {how: byLibrary, note: "`tofu.#tonumber`: a number, a string in decimal notation, null", result: kindNumber, conv: func(cl *call) ast.Expr {
+		if !cl.arity(1, 1) {
+			return cl.fail("tonumber takes one argument.")
+		}
+		if cl.kinds[0].isNumber() {
+			return cl.args[0]
+		}
+		return cl.lib("tonumber", cl.args[0])
+	}},
+	"tostring": {how: byLibrary, note: "`tofu.#tostring`: a string, a number in plain decimal, a bool, null", result: kindString, conv: func(cl *call) ast.Expr {
+		if !cl.arity(1, 1) {
+			return cl.fail("tostring takes one argument.")
+		}
+		if cl.kinds[0] == kindString {
+			return cl.args[0]
+		}
+		return cl.lib("tostring", cl.args[0])
+	}},
+	"tolist": {how: byLibrary, note: "the list itself; `tofu.#unify` turns mixed strings, numbers and bools into strings as OpenTofu does (nested values of different types are not converted)", result: kindList, conv: func(cl *call) ast.Expr {
+		if !cl.arity(1, 1) {
+			return cl.fail("tolist takes one argument.")
+		}
+		if cl.c.uniformTuple(cl.src[0]) {
+			return cl.args[0]
+		}
+		return cl.lib("unify", cl.args[0])
+	}},
+	"toset": {how: byLibrary, note: "`tofu.#toset`: without repeats, in OpenTofu's set order: strings lexical, numbers ascending, false before true; sets of lists or objects, which OpenTofu orders by hash, keep the order of first occurrence", result: kindList,
+		conv: libCall("toset", 1, 1)},
+	"tomap": {how: byLibrary, note: "the map itself; `tofu.#tomap` turns mixed strings, numbers and bools into strings as OpenTofu does", result: kindMap, conv: func(cl *call) ast.Expr {
+		if !cl.arity(1, 1) {
+			return cl.fail("tomap takes one argument.")
+		}
+		if o, ok := cl.src[0].(*hclsyntax.ObjectConsExpr); ok {
+			vals := make([]hclsyntax.Expression, len(o.Items))
+			for i := range o.Items {
+				vals[i] = o.Items[i].ValueExpr
+			}
+			if cl.c.uniformKinds(vals) {
+				return cl.args[0]
+			}
+		}
+		return cl.lib("tomap", cl.args[0])
+	}},
+	"sensitive":    {how: byExpr, note: "the value itself: CUE has no sensitive values", conv: identity},
+	"nonsensitive": {how: byExpr, note: "the value itself: CUE has no sensitive values", conv: identity},
+	"issensitive":  {how: notConverted, note: "CUE has no sensitive values, so whether one is sensitive cannot be answered"},
+	"type":         {how: notConverted, note: "only for tofu console; a type is not a value in a module"},
+}
+
+// identity is a call of a function of one argument that is the argument.
+func identity(cl *call) ast.Expr {
+	if !cl.arity(1, 1) {
+		return cl.fail(cl.name + " takes one argument.")
+	}
+	return cl.args[0]
+}
+
+// uniformTuple reports whether an expression is a tuple whose elements
+// are all strings, all numbers or all bools, which tolist leaves as it
+// is.
+func (c *converter) uniformTuple(e hclsyntax.Expression) bool {
+	t, ok := e.(*hclsyntax.TupleConsExpr)
+	return ok && c.uniformKinds(t.Exprs)
+}
+
+// uniformKinds reports whether expressions are all strings, all numbers
+// or all bools.
+func (c *converter) uniformKinds(es []hclsyntax.Expression) bool {
+	var first kind
+	for i, x := range es {
+		k := exprKind(c, x)
+		if k == kindInt {
+			k = kindNumber
+		}
+		switch {
+		case k != kindString && k != kindNumber && k != kindBool:
+			return false
+		case i == 0:
+			first = k
+		case k != first:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,43 @@
+package convert
+
+import "testing"
+
+func TestTypeFunctionsSameAsOpenTofu(t *testing.T) {
+	for _, expr := range []string{
+		`tobool(true)`,
+		`tobool("false")`,
+		`tobool("true")`,
+		`tobool(null)`,
+		`tonumber(1.5)`,
+		`tonumber("42")`,
+		`tonumber("-1.25e2")`,
+		`tonumber("007")`,
+		`tonumber(".5")`,
+		`tonumber(null)`,
+		`tostring("a")`,
+		`tostring(1.5)`,
+		`tostring(10)`,
+		`tostring(false)`,
+		`tostring(null)`,
+		`tolist(["a", "b"])`,
+		`tolist(["a", 1, true])`,
+		`tolist([])`,
+		`tolist([{a = 1}, {a = 2}])`,
+		`tolist(toset(["b", "a"]))`,
+		`toset(["b", "a", "b"])`,
+		`toset([3, 1, 2, 1, 10])`,
+		`toset([true, false, true])`,
+		`toset(["a", 1])`,
+		`toset([])`,
+		`toset(["é", "z", "e", "Z"])`,
+		`tomap({a = 1, b = 2})`,
+		`tomap({a = "x", b = 1, c = true})`,
+		`tomap({})`,
+		`tomap({a = [1], b = [2]})`,
+		`nonsensitive(sensitive({a = 1}))`,
+		`length(toset(["a", "a", "b"]))`,
+		`join(",", toset(["b", "a"]))`,
+	} {
+		t.Run(expr, func(t *testing.T) { checkSameAsOpenTofu(t, expr) })
+	}
+}

@@ -1,0 +1,155 @@
+package convert
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// kind is what the converter knows statically about the type of a value:
+// enough to choose between CUE forms where OpenTofu's meaning depends on
+// the type (iterating a map in key order, counting a string's characters,
+// formatting a number in a template).
+type kind int
+
+const (
+	kindUnknown kind = iota
+	kindString
+	kindInt    // a number that is an integer in CUE (int literal, count.index, length)
+	kindNumber // a number that may be a CUE float
+	kindBool
+	kindList // a list, tuple or set: iterated in order, keys are indexes
+	kindMap  // a map or object: iterated in key order in OpenTofu
+	kindNull
+)
+
+func (k kind) isNumber() bool { return k == kindInt || k == kindNumber }
+
+// kindOfType is the kind of values of a cty type.
+func kindOfType(t cty.Type) kind {
+	switch {
+	case t == cty.String:
+		return kindString
+	case t == cty.Number:
+		return kindNumber
+	case t == cty.Bool:
+		return kindBool
+	case t.IsListType(), t.IsSetType(), t.IsTupleType():
+		return kindList
+	case t.IsMapType(), t.IsObjectType():
+		return kindMap
+	}
+	return kindUnknown
+}
+
+// join is the kind of a value that is one of two kinds.
+func join(a, b kind) kind {
+	switch {
+	case a == b:
+		return a
+	case a == kindNull:
+		return b
+	case b == kindNull:
+		return a
+	case a.isNumber() && b.isNumber():
+		return kindNumber
+	}
+	return kindUnknown
+}
+
+var (
+	ctyNumber = cty.Number
+	ctyString = cty.String
+)
+
+// localKind is the kind of a local value, from its expression.
+func (c *converter) localKind(name string) kind {
+	if k, ok := c.localKinds[name]; ok {
+		return k
+	}
+	l := c.m.Locals[name]
+	if l == nil {
+		return kindUnknown
+	}
+	c.localKinds[name] = kindUnknown // a cycle has no kind
+	k := c.kindOf(l.Expr)
+	c.localKinds[name] = k
+	return k
+}
+
+// kindOf works out the kind of an expression without converting it.
+func (c *converter) kindOf(e hcl.Expression) kind {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		if e.Val.IsNull() {
+			return kindNull
+		}
+		if e.Val.Type() == cty.Number {
+			if e.Val.AsBigFloat().IsInt() {
+				return kindInt
+			}
+			return kindNumber
+		}
+		return kindOfType(e.Val.Type())
+	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateJoinExpr:
+		return kindString
+	case *hclsyntax.TemplateWrapExpr:
+		return c.kindOf(e.Wrapped)
+	case *hclsyntax.ParenthesesExpr:
+		return c.kindOf(e.Expression)
+	case *hclsyntax.TupleConsExpr, *hclsyntax.SplatExpr:
+		return kindList
+	case *hclsyntax.ObjectConsExpr:
+		return kindMap
+	case *hclsyntax.ForExpr:
+		if e.KeyExpr != nil {
+			return kindMap
+		}
+		return kindList
+	case *hclsyntax.ConditionalExpr:
+		return join(c.kindOf(e.TrueResult), c.kindOf(e.FalseResult))
+	case *hclsyntax.FunctionCallExpr:
+		if f, ok := functions[e.Name]; ok {
+			return f.result
+		}
+	case *hclsyntax.BinaryOpExpr:
+		switch e.Op {
+		case hclsyntax.OpAdd, hclsyntax.OpSubtract, hclsyntax.OpMultiply, hclsyntax.OpModulo:
+			if c.kindOf(e.LHS) == kindInt && c.kindOf(e.RHS) == kindInt {
+				return kindInt
+			}
+			return kindNumber
+		case hclsyntax.OpDivide:
+			return kindNumber
+		}
+		return kindBool
+	case *hclsyntax.UnaryOpExpr:
+		if e.Op == hclsyntax.OpLogicalNot {
+			return kindBool
+		}
+		return c.kindOf(e.Val)
+	case *hclsyntax.ScopeTraversalExpr:
+		t := e.Traversal
+		switch t.RootName() {
+		case "var":
+			if len(t) == 2 {
+				if a, ok := t[1].(hcl.TraverseAttr); ok {
+					if v := c.m.Variables[a.Name]; v != nil {
+						return kindOfType(v.Type)
+					}
+				}
+			}
+		case "local":
+			if len(t) == 2 {
+				if a, ok := t[1].(hcl.TraverseAttr); ok {
+					return c.localKind(a.Name)
+				}
+			}
+		case "count":
+			return kindInt
+		case "path", "terraform":
+			return kindString
+		}
+	}
+	return kindUnknown
+}

@@ -1,0 +1,56 @@
+package convert
+
+import (
+	"fmt"
+	"testing/fstest"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/load"
+)
+
+// Load loads the converted module as the cue tool would, with
+// cuelang.org/go/cue/load, from memory, and builds it in ctx. It fails
+// when the files do not parse, an import is missing or a reference is
+// undefined; values that are not concrete yet (inputs, computed
+// attributes) are not errors.
+func (r *Result) Load(ctx *cue.Context) (cue.Value, error) {
+	return r.LoadWith(ctx, nil)
+}
+
+// LoadWith is Load with extra files added to the converted module's
+// package, such as one that sets inputs: extra maps file names to CUE
+// source.
+func (r *Result) LoadWith(ctx *cue.Context, extra map[string][]byte) (cue.Value, error) {
+	files, err := r.OutputFiles()
+	if err != nil {
+		return cue.Value{}, err
+	}
+	for name, b := range extra {
+		files[name] = b
+	}
+	fsys := fstest.MapFS{}
+	for name, b := range files {
+		fsys[name] = &fstest.MapFile{Data: b, Mode: 0o644}
+	}
+	if len(r.Files) == 0 {
+		// An empty module is an empty package.
+		fsys["empty.cue"] = &fstest.MapFile{Data: []byte("package " + r.Package + "\n")}
+	}
+	insts := load.Instances([]string{"."}, &load.Config{FS: fsys, Dir: "/"})
+	if len(insts) != 1 {
+		return cue.Value{}, fmt.Errorf("loading the converted module gave %d instances", len(insts))
+	}
+	if insts[0].Err != nil {
+		return cue.Value{}, fmt.Errorf("loading the converted module: %s", errors.Details(insts[0].Err, nil))
+	}
+	if ctx == nil {
+		ctx = cuecontext.New()
+	}
+	v := ctx.BuildInstance(insts[0])
+	if err := v.Err(); err != nil {
+		return v, fmt.Errorf("building the converted module: %s", errors.Details(err, nil))
+	}
+	return v, nil
+}

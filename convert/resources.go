@@ -1,0 +1,466 @@
+package convert
+
+import (
+	"fmt"
+
+	"cuelang.org/go/cue/ast"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tofucue/tofucue/config"
+)
+
+// resourceMeta are the arguments and blocks of a resource block that are
+// OpenTofu's, not the resource type's.
+var resourceMeta = map[string]bool{
+	"count": true, "for_each": true, "provider": true, "depends_on": true,
+	"lifecycle": true, "connection": true, "provisioner": true,
+}
+
+// moduleMeta are those of a module block.
+var moduleMeta = map[string]bool{
+	"source": true, "version": true, "count": true, "for_each": true,
+	"providers": true, "depends_on": true, "lifecycle": true,
+}
+
+// resource converts a resource, data or ephemeral block:
+//
+//	aws_vpc: main: {...} @resource(aws_vpc.main)
+//	data: aws_ami: ubuntu: {...} @data(aws_ami.ubuntu)
+//	aws_subnet: main: {for k, v in ... {(k): {...}}} @resource(aws_subnet.main[*])
+func (c *converter) resource(b *hclsyntax.Block) []ast.Decl {
+	if len(b.Labels) != 2 {
+		return nil
+	}
+	mode := map[string]config.ResourceMode{"resource": config.ManagedMode, "data": config.DataMode, "ephemeral": config.EphemeralMode}[b.Type]
+	r := c.m.Resource(mode, b.Labels[0], b.Labels[1])
+	if r == nil {
+		return nil
+	}
+	attrName := map[config.ResourceMode]string{config.ManagedMode: "resource", config.DataMode: "data", config.EphemeralMode: "ephemeral"}[mode]
+	addr := r.Type + "." + r.Name
+
+	var args []string
+	if r.Provider != nil {
+		p := r.Provider.Name
+		if r.Provider.Alias != "" {
+			p += "." + r.Provider.Alias
+		}
+		args = append(args, "provider="+attrString(p))
+		if r.Provider.Key != nil {
+			c.unconverted(r.Provider.Key.Range(), "Provider instance key not converted",
+				"A provider reference with an instance key is not converted.")
+		}
+	}
+	if len(r.DependsOn) > 0 {
+		args = append(args, "depends_on="+attrString(traversalList(r.DependsOn)))
+	}
+	args = append(args, c.lifecycleArgs(&r.Lifecycle)...)
+
+	c.curBody = b.Body
+	value, multi, extra := c.instances(r.Count, r.ForEach, r.Enabled, func() ast.Expr {
+		s := c.body(b.Body, resourceMeta)
+		c.lifecycleChecks(s, &r.Lifecycle)
+		return s
+	})
+	if multi {
+		addr += "[*]"
+	}
+	for _, p := range r.Provisioners {
+		c.unconverted(p.DeclRange, "Provisioner not converted",
+			"Provisioners run programs at apply time; the CUE form has no place for them. Run them outside the module.")
+	}
+	if r.Connection != nil {
+		c.unconverted(b.DefRange(), "Connection block not converted", "Connection blocks serve provisioners, which are not converted.")
+	}
+	outer, inner := c.nested(c.resourcePath(mode, r.Type, r.Name), value)
+	inner.Attrs = []*ast.Attribute{attr(attrName, append([]string{attrString(addr)}, args...)...)}
+	return []ast.Decl{wrapIf(outer, extra)}
+}
+
+// wrapIf puts a declaration inside "if cond {...}" when cond is set: the
+// form of lifecycle { enabled = cond }, whose instance exists only when the
+// condition holds.
+func wrapIf(d *ast.Field, cond ast.Expr) ast.Decl {
+	if cond == nil {
+		return d
+	}
+	return &ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: cond}}, Value: &ast.StructLit{Elts: []ast.Decl{d}}}
+}
+
+// instances builds the value of a declaration that may have count,
+// for_each or lifecycle { enabled }: the single instance's value, a list
+// (count) or a struct keyed by instance key (for_each). Inside an
+// instance, count.index and each.key/each.value are let bindings:
+//
+//	[for i in list.Range(0, N, 1) {let count = {index: i}, ...}]
+//	{for k, v in X {(k): {let each = {key: k, value: v}, ...}}}
+//
+// count = COND ? 1 : 0, the idiom of nearly every count in practice, is
+// [if COND {...}]. enabled is returned as a condition for the caller.
+func (c *converter) instances(count, forEach, enabled hcl.Expression, body func() ast.Expr) (value ast.Expr, multi bool, cond ast.Expr) {
+	switch {
+	case count != nil:
+		countName := c.letName("count")
+		if cnd, ok := c.zeroOrOne(count); ok {
+			c.push(map[string]binding{"count": {cue: countName}})
+			c.inCount = true
+			inst := body()
+			c.inCount = false
+			c.pop()
+			inst = withLet(inst, countName, &ast.StructLit{Elts: []ast.Decl{field(ident("index"), intLit(0))}})
+			return list(&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: cnd}}, Value: asStruct(inst)}), true, nil
+		}
+		n, _ := c.expr(count)
+		i := c.fresh("i")
+		c.push(map[string]binding{"count": {cue: countName}, "": {cue: i}})
+		c.inCount = true
+		inst := body()
+		c.inCount = false
+		c.pop()
+		inst = withLet(inst, countName, &ast.StructLit{Elts: []ast.Decl{field(ident("index"), ident(i))}})
+		return list(&ast.Comprehension{
+			Clauses: []ast.Clause{&ast.ForClause{Value: ident(i), Source: c.std("list", "Range", intLit(0), n, intLit(1))}},
+			Value:   asStruct(inst),
+		}), true, nil
+	case forEach != nil:
+		src, sk := c.expr(forEach)
+		k, v := c.fresh("k"), c.fresh("v")
+		eachName := c.letName("each")
+		c.push(map[string]binding{"each": {cue: eachName}, "": {cue: k, key: k, value: v}})
+		c.inEach = true
+		prevKind := c.eachValueKind
+		c.eachValueKind = kindUnknown
+		keyExpr := ast.Expr(ident(k))
+		var fc *ast.ForClause
+		switch sk {
+		case kindMap:
+			fc = &ast.ForClause{Key: ident(k), Value: ident(v), Source: src}
+		case kindList:
+			// A set of strings: each key is the element itself.
+			c.eachValueKind = kindString
+			fc = &ast.ForClause{Value: ident(v), Source: src}
+			keyExpr = ident(v)
+		default:
+			fc = &ast.ForClause{Key: ident(k), Value: ident(v), Source: c.lib("forEach", src)}
+		}
+		inst := body()
+		c.inEach = false
+		c.eachValueKind = prevKind
+		c.pop()
+		inst = withLet(inst, eachName, &ast.StructLit{Elts: []ast.Decl{field(ident("key"), keyExpr), field(ident("value"), ident(v))}})
+		return &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{
+			Clauses: []ast.Clause{fc},
+			Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: keyExpr}, inst)}},
+		}}}, true, nil
+	case enabled != nil:
+		cnd, _ := c.expr(enabled)
+		return body(), false, cnd
+	}
+	return body(), false, nil
+}
+
+// zeroOrOne recognizes count = COND ? 1 : 0 (and ? 0 : 1) and returns the
+// condition under which there is one instance.
+func (c *converter) zeroOrOne(count hcl.Expression) (ast.Expr, bool) {
+	cond, ok := config.UnwrapParens(count).(*hclsyntax.ConditionalExpr)
+	if !ok {
+		return nil, false
+	}
+	t, tok := constInt(cond.TrueResult)
+	f, fok := constInt(cond.FalseResult)
+	if !tok || !fok {
+		return nil, false
+	}
+	switch {
+	case t == 1 && f == 0:
+		x, _ := c.expr(cond.Condition)
+		return x, true
+	case t == 0 && f == 1:
+		x, _ := c.expr(cond.Condition)
+		return not(x), true
+	}
+	return nil, false
+}
+
+func constInt(e hcl.Expression) (int, bool) {
+	lit, ok := config.UnwrapParens(e).(*hclsyntax.LiteralValueExpr)
+	if !ok || lit.Val.IsNull() || !lit.Val.Type().Equals(ctyNumber) {
+		return 0, false
+	}
+	bf := lit.Val.AsBigFloat()
+	if !bf.IsInt() {
+		return 0, false
+	}
+	i, _ := bf.Int64()
+	return int(i), true
+}
+
+// withLet puts "let name = value" first in an instance's struct, when the
+// instance refers to name.
+func withLet(inst ast.Expr, name string, value ast.Expr) ast.Expr {
+	s, ok := inst.(*ast.StructLit)
+	if !ok || !refersTo(s, name) {
+		return inst
+	}
+	s.Elts = append([]ast.Decl{&ast.LetClause{Ident: ident(name), Expr: value}}, s.Elts...)
+	return s
+}
+
+// refersTo reports whether the identifier name occurs in n.
+func refersTo(n ast.Node, name string) bool {
+	found := false
+	ast.Walk(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == name {
+			found = true
+		}
+		return !found
+	}, nil)
+	return found
+}
+
+// asStruct is x as the body of a comprehension.
+func asStruct(x ast.Expr) *ast.StructLit {
+	if s, ok := x.(*ast.StructLit); ok {
+		return s
+	}
+	return embed(x)
+}
+
+// lifecycleArgs are the lifecycle settings as attribute arguments.
+func (c *converter) lifecycleArgs(l *config.Lifecycle) []string {
+	var args []string
+	if l.CreateBeforeDestroy != nil {
+		args = append(args, fmt.Sprintf("create_before_destroy=%t", *l.CreateBeforeDestroy))
+	}
+	if l.PreventDestroy != nil {
+		args = append(args, fmt.Sprintf("prevent_destroy=%t", *l.PreventDestroy))
+	}
+	if l.IgnoreAllChanges {
+		args = append(args, "ignore_changes=all")
+	} else if len(l.IgnoreChanges) > 0 {
+		args = append(args, "ignore_changes="+attrString(traversalList(l.IgnoreChanges)))
+	}
+	if len(l.ReplaceTriggeredBy) > 0 {
+		var ts []string
+		for _, e := range l.ReplaceTriggeredBy {
+			ts = append(ts, c.sourceText(e.Range()))
+			if t, diags := hcl.AbsTraversalForExpr(e); !diags.HasErrors() {
+				ts[len(ts)-1] = traversalText(t)
+			}
+		}
+		args = append(args, "replace_triggered_by="+attrString(joinComma(ts)))
+	}
+	return args
+}
+
+func joinComma(ss []string) string {
+	out := ""
+	for i, s := range ss {
+		if i > 0 {
+			out += ","
+		}
+		out += s
+	}
+	return out
+}
+
+// lifecycleChecks adds a resource's preconditions and postconditions to
+// its instance struct as hidden fields that must hold.
+func (c *converter) lifecycleChecks(s *ast.StructLit, l *config.Lifecycle) {
+	for i, r := range l.Preconditions {
+		s.Elts = append(s.Elts, c.checkRule([]string{"_precondition", itoa(i)}, r, true))
+	}
+	for i, r := range l.Postconditions {
+		if refersToSelf(r.Condition) || refersToSelf(r.ErrorMessage) {
+			c.unconverted(r.DeclRange, "Postcondition not converted",
+				`A postcondition that refers to "self" is not converted yet.`)
+			continue
+		}
+		s.Elts = append(s.Elts, c.checkRule([]string{"_postcondition", itoa(i)}, r, true))
+	}
+}
+
+func refersToSelf(e hcl.Expression) bool {
+	if e == nil {
+		return false
+	}
+	for _, t := range e.Variables() {
+		if t.RootName() == "self" {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleCall converts a module block:
+//
+//	module: vpc: {cidr: "10.0.0.0/16"} @module(vpc, source="./vpc")
+//
+// The child module's outputs are read from the call's hidden _out.
+func (c *converter) moduleCall(b *hclsyntax.Block) []ast.Decl {
+	if len(b.Labels) != 1 {
+		return nil
+	}
+	mc := c.m.ModuleCalls[b.Labels[0]]
+	if mc == nil {
+		return nil
+	}
+	args := []string{attrString(mc.Name)}
+	if mc.SourceAddr != nil {
+		args = append(args, "source="+attrString(mc.SourceAddr.Raw))
+	} else if mc.Source != nil {
+		args = append(args, "source="+attrString(c.sourceText(mc.Source.Range())))
+	}
+	if mc.VersionExpr != nil {
+		if v, diags := mc.VersionExpr.Value(nil); !diags.HasErrors() && v.Type().Equals(ctyString) && v.IsKnown() && !v.IsNull() {
+			args = append(args, "version="+attrString(v.AsString()))
+		}
+	}
+	if len(mc.Providers) > 0 {
+		var ps []string
+		for i := range mc.Providers {
+			p := &mc.Providers[i]
+			ps = append(ps, providerRefText(p.InChild)+"="+providerRefText(p.InParent))
+		}
+		args = append(args, "providers="+attrString(joinComma(ps)))
+	}
+	if len(mc.DependsOn) > 0 {
+		args = append(args, "depends_on="+attrString(traversalList(mc.DependsOn)))
+	}
+	c.curBody = b.Body
+	value, multi, cond := c.instances(mc.Count, mc.ForEach, mc.Enabled, func() ast.Expr {
+		s := c.body(b.Body, moduleMeta)
+		// The child's outputs: open until the engine fills them.
+		s.Elts = append(s.Elts, field(ident("_out"), &ast.StructLit{Elts: []ast.Decl{&ast.Ellipsis{}}}))
+		return s
+	})
+	if multi {
+		args[0] = attrString(mc.Name + "[*]")
+	}
+	outer, inner := c.nested([]string{moduleRoot, mc.Name}, value)
+	inner.Attrs = []*ast.Attribute{attr("module", args...)}
+	return []ast.Decl{wrapIf(outer, cond)}
+}
+
+func providerRefText(p config.ProviderRef) string {
+	if p.Alias != "" {
+		return p.Name + "." + p.Alias
+	}
+	return p.Name
+}
+
+// provider converts a provider configuration:
+//
+//	provider: aws: {region: _var.region} @provider(aws)
+//	provider: "aws.west": {region: "us-west-2"} @provider(aws.west)
+func (c *converter) provider(b *hclsyntax.Block) []ast.Decl {
+	if len(b.Labels) != 1 {
+		return nil
+	}
+	name := b.Labels[0]
+	alias := ""
+	if a, ok := b.Body.Attributes["alias"]; ok {
+		if v, diags := a.Expr.Value(nil); !diags.HasErrors() && v.Type().Equals(ctyString) && v.IsKnown() && !v.IsNull() {
+			alias = v.AsString()
+		}
+	}
+	p := c.m.ProviderConfig(name, alias)
+	key := name
+	if alias != "" {
+		key += "." + alias
+	}
+	args := []string{attrString(key)}
+	if p != nil && len(p.Middleware) > 0 {
+		args = append(args, "middleware="+attrString(middlewareNames(p.Middleware)))
+	}
+	var forEach hcl.Expression
+	if p != nil {
+		forEach = p.ForEach
+	}
+	c.curBody = b.Body
+	value, multi, _ := c.instances(nil, forEach, nil, func() ast.Expr {
+		return c.body(b.Body, map[string]bool{"alias": true, "version": true, "for_each": true, "middleware": true})
+	})
+	if multi {
+		args[0] = attrString(key + "[*]")
+	}
+	outer, inner := c.nested([]string{providerRoot, key}, value)
+	inner.Attrs = []*ast.Attribute{attr("provider", args...)}
+	return []ast.Decl{outer}
+}
+
+func middlewareNames(refs []config.Reference) string {
+	var names []string
+	for _, r := range refs {
+		if len(r.Traversal) == 2 {
+			if a, ok := r.Traversal[1].(hcl.TraverseAttr); ok {
+				names = append(names, a.Name)
+				continue
+			}
+		}
+		names = append(names, traversalText(r.Traversal))
+	}
+	return joinComma(names)
+}
+
+// letName is the name of the let binding that stands for OpenTofu's count
+// or each object in an instance: the name itself, unless the instance's
+// body has a field of that name anywhere, which CUE would not allow beside
+// it.
+func (c *converter) letName(name string) string {
+	if c.curBody == nil || !bodyUsesBesidesMeta(c.curBody, name) {
+		return name
+	}
+	n := name + "_"
+	for bodyUsesBesidesMeta(c.curBody, n) {
+		n += "_"
+	}
+	return n
+}
+
+// bodyUses reports whether a body has an argument or block called name, at
+// any depth.
+func bodyUses(b *hclsyntax.Body, name string) bool {
+	if _, ok := b.Attributes[name]; ok {
+		return true
+	}
+	found := false
+	for _, a := range b.Attributes {
+		_ = hclsyntax.VisitAll(a.Expr, func(n hclsyntax.Node) hcl.Diagnostics {
+			if o, ok := n.(*hclsyntax.ObjectConsExpr); ok {
+				for _, it := range o.Items {
+					if k, ok := objectKeyName(it.KeyExpr); ok && k == name {
+						found = true
+					}
+				}
+			}
+			return nil
+		})
+	}
+	if found {
+		return true
+	}
+	for _, blk := range b.Blocks {
+		if blk.Type == name || bodyUses(blk.Body, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyUsesBesidesMeta is bodyUses leaving out the block's own
+// meta-arguments (count, for_each).
+func bodyUsesBesidesMeta(b *hclsyntax.Body, name string) bool {
+	if _, ok := b.Attributes[name]; ok && (resourceMeta[name] || moduleMeta[name]) {
+		rest := *b
+		rest.Attributes = hclsyntax.Attributes{}
+		for k, a := range b.Attributes {
+			if k != name {
+				rest.Attributes[k] = a
+			}
+		}
+		return bodyUses(&rest, name)
+	}
+	return bodyUses(b, name)
+}

@@ -1,0 +1,258 @@
+package convert
+
+import (
+	"fmt"
+
+	"cuelang.org/go/cue/ast"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/config"
+)
+
+// traversal converts a reference such as var.x, aws_vpc.main.id or
+// each.value.name.
+func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
+	root := t.RootName()
+	rest := t[1:]
+	attrName := func() (string, bool) {
+		if len(rest) == 0 {
+			return "", false
+		}
+		a, ok := rest[0].(hcl.TraverseAttr)
+		return a.Name, ok
+	}
+
+	if b, ok := c.lookup(root); ok {
+		if b.iterator {
+			// A dynamic block's iterator: ITER.key and ITER.value.
+			name, ok := attrName()
+			switch {
+			case ok && name == "key":
+				return c.steps(ident(b.key), kindUnknown, rest[1:])
+			case ok && name == "value":
+				return c.steps(ident(b.value), b.kind, rest[1:])
+			}
+			return c.unconverted(rng, "Invalid iterator reference",
+				fmt.Sprintf("The iterator %q has only the attributes key and value.", root)), kindUnknown
+		}
+		return c.steps(ident(b.cue), b.kind, rest)
+	}
+
+	switch root {
+	case "var":
+		name, ok := attrName()
+		if !ok {
+			break
+		}
+		k := kindUnknown
+		var ty cty.Type
+		if v := c.m.Variables[name]; v != nil {
+			ty = v.Type
+		}
+		x := selector(ident(varRoot), name)
+		return c.typedSteps(x, ty, rest[1:], k)
+	case "local":
+		name, ok := attrName()
+		if !ok {
+			break
+		}
+		return c.steps(selector(ident(localRoot), name), c.localKind(name), rest[1:])
+	case "count":
+		if name, ok := attrName(); ok && name == "index" {
+			if !c.inCount {
+				return c.unconverted(rng, `Reference to "count" in non-counted context`,
+					`The "count" object can only be used in resource and module blocks that set count.`), kindUnknown
+			}
+			b, _ := c.lookup("count")
+			return c.steps(selector(ident(b.cue), "index"), kindInt, rest[1:])
+		}
+	case "each":
+		name, ok := attrName()
+		if ok && (name == "key" || name == "value") {
+			if !c.inEach {
+				return c.unconverted(rng, `Reference to "each" in context without for_each`,
+					`The "each" object can be used only in blocks that set for_each.`), kindUnknown
+			}
+			k := kindString
+			if name == "value" {
+				k = c.eachValueKind
+			}
+			b, _ := c.lookup("each")
+			return c.steps(selector(ident(b.cue), name), k, rest[1:])
+		}
+	case "path":
+		if name, ok := attrName(); ok && (name == "module" || name == "root" || name == "cwd") {
+			c.usesPath = true
+			return c.steps(selector(ident(pathRoot), name), kindString, rest[1:])
+		}
+	case "terraform", "tofu":
+		if name, ok := attrName(); ok && name == "workspace" {
+			c.usesWorkspace = true
+			return c.steps(ident(workspaceRoot), kindString, rest[1:])
+		}
+	case "self":
+		if c.self != nil {
+			return c.steps(c.self, kindMap, rest)
+		}
+		return c.unconverted(rng, `Reference to "self" not converted`,
+			`"self" is converted only in postcondition blocks.`), kindUnknown
+	case "module":
+		name, ok := attrName()
+		if !ok {
+			break
+		}
+		// module.NAME.OUTPUT: the call's outputs are in its hidden _out.
+		x := selector(ident(moduleRoot), name)
+		steps := rest[1:]
+		if len(steps) > 0 {
+			if ix, ok := steps[0].(hcl.TraverseIndex); ok {
+				x = index(x, c.keyLit(ix.Key))
+				steps = steps[1:]
+			}
+		}
+		if len(steps) == 0 {
+			k := kindUnknown
+			if mc := c.m.ModuleCalls[name]; mc != nil && len(rest) == 1 {
+				k = instancesKind(mc.Count, mc.ForEach)
+			}
+			return x, k
+		}
+		return c.steps(&ast.SelectorExpr{X: x, Sel: ident("_out")}, kindUnknown, steps)
+	case "data", "ephemeral", "resource":
+		if len(rest) >= 2 {
+			tn, ok1 := rest[0].(hcl.TraverseAttr)
+			nn, ok2 := rest[1].(hcl.TraverseAttr)
+			if ok1 && ok2 {
+				mode := map[string]config.ResourceMode{"data": config.DataMode, "ephemeral": config.EphemeralMode, "resource": config.ManagedMode}[root]
+				if c.m.Resource(mode, tn.Name, nn.Name) == nil {
+					return c.undeclared(rng, t), kindUnknown
+				}
+				return c.steps(pathExpr(c.resourcePath(mode, tn.Name, nn.Name)), c.resourceKind(mode, tn.Name, nn.Name), rest[2:])
+			}
+		}
+	default:
+		if len(rest) >= 1 {
+			if nn, ok := rest[0].(hcl.TraverseAttr); ok {
+				if c.m.Resource(config.ManagedMode, root, nn.Name) == nil {
+					return c.undeclared(rng, t), kindUnknown
+				}
+				return c.steps(pathExpr(c.resourcePath(config.ManagedMode, root, nn.Name)), c.resourceKind(config.ManagedMode, root, nn.Name), rest[1:])
+			}
+		}
+	}
+	return c.unconverted(rng, "Reference not converted",
+		fmt.Sprintf("hcl2cue cannot convert the reference %q.", traversalText(t))), kindUnknown
+}
+
+// steps applies the remaining steps of a traversal: attributes and indexes.
+func (c *converter) steps(x ast.Expr, k kind, t hcl.Traversal) (ast.Expr, kind) {
+	for _, s := range t {
+		switch s := s.(type) {
+		case hcl.TraverseAttr:
+			x = selector(x, s.Name)
+		case hcl.TraverseIndex:
+			x = index(x, c.keyLit(s.Key))
+		case hcl.TraverseSplat:
+			return c.unconverted(s.SrcRange, "Splat not converted", "A splat inside a traversal is not converted."), kindUnknown
+		}
+		k = kindUnknown
+	}
+	return x, k
+}
+
+// typedSteps is steps for a value of a known type, following the type so
+// that the result's kind is known where the type says it.
+func (c *converter) typedSteps(x ast.Expr, ty cty.Type, t hcl.Traversal, _ kind) (ast.Expr, kind) {
+	for _, s := range t {
+		switch s := s.(type) {
+		case hcl.TraverseAttr:
+			x = selector(x, s.Name)
+			switch {
+			case ty == cty.NilType:
+			case ty.IsObjectType() && ty.HasAttribute(s.Name):
+				ty = ty.AttributeType(s.Name)
+			case ty.IsMapType():
+				ty = ty.ElementType()
+			default:
+				ty = cty.NilType
+			}
+		case hcl.TraverseIndex:
+			x = index(x, c.keyLit(s.Key))
+			switch {
+			case ty == cty.NilType:
+			case ty.IsListType() || ty.IsMapType():
+				ty = ty.ElementType()
+			case ty.IsObjectType() && s.Key.Type() == cty.String && ty.HasAttribute(s.Key.AsString()):
+				ty = ty.AttributeType(s.Key.AsString())
+			default:
+				ty = cty.NilType
+			}
+		default:
+			return c.steps(x, kindUnknown, hcl.Traversal{s})
+		}
+	}
+	if ty == cty.NilType {
+		return x, kindUnknown
+	}
+	return x, kindOfType(ty)
+}
+
+// keyLit writes an index key of a traversal.
+func (c *converter) keyLit(v cty.Value) ast.Expr {
+	x, _ := c.literal(v, hcl.Range{})
+	return x
+}
+
+// traversalText writes a traversal as OpenTofu source.
+func traversalText(t hcl.Traversal) string {
+	s := ""
+	for _, step := range t {
+		switch step := step.(type) {
+		case hcl.TraverseRoot:
+			s += step.Name
+		case hcl.TraverseAttr:
+			s += "." + step.Name
+		case hcl.TraverseIndex:
+			switch {
+			case step.Key.IsNull() || !step.Key.IsKnown():
+				s += "[...]"
+			case step.Key.Type() == cty.String:
+				s += fmt.Sprintf("[%q]", step.Key.AsString())
+			case step.Key.Type() == cty.Number:
+				s += "[" + step.Key.AsBigFloat().Text('f', -1) + "]"
+			default:
+				s += "[...]"
+			}
+		case hcl.TraverseSplat:
+			s += "[*]"
+		}
+	}
+	return s
+}
+
+// resourceKind is the kind of a reference to a whole resource: a struct
+// keyed by instance key with for_each, a list with count.
+func (c *converter) resourceKind(mode config.ResourceMode, typeName, name string) kind {
+	if r := c.m.Resource(mode, typeName, name); r != nil {
+		return instancesKind(r.Count, r.ForEach)
+	}
+	return kindUnknown
+}
+
+func instancesKind(count, forEach hcl.Expression) kind {
+	switch {
+	case forEach != nil:
+		return kindMap
+	case count != nil:
+		return kindList
+	}
+	return kindUnknown
+}
+
+// undeclared reports a reference to a resource the module does not
+// declare: the CUE would refer to nothing.
+func (c *converter) undeclared(rng hcl.Range, t hcl.Traversal) ast.Expr {
+	return c.unconverted(rng, "Reference to undeclared resource",
+		fmt.Sprintf("%s is not declared in this module; OpenTofu reports it when it evaluates the expression.", traversalText(t)))
+}

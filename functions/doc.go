@@ -1,0 +1,2 @@
+// Package functions is OpenTofu's built-in functions as cty functions.
+package functions

@@ -1,0 +1,110 @@
+package golden_test
+
+import (
+	"strings"
+	"testing"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/format"
+	"cuelang.org/go/cue/parser"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/convert"
+	"github.com/tofucue/tofucue/golden"
+)
+
+// TestConvert converts the module of each case in convert/ and compares
+// every CUE file written with want/NAME.cue and the diagnostics with
+// want/diagnostics. The converted module must load with cue/load. A case
+// with input files named *.cue (inputs.cue, setting _var fields) is also
+// evaluated with them added to the package; want/eval holds the value, as
+// CUE, of every field that is not hidden: resources, outputs, data.
+func TestConvert(t *testing.T) {
+	golden.Run(t, "convert", func(t *testing.T, c *golden.Case) map[string]string {
+		dir := c.Materialize(t)
+		m, diags := config.Load(dir)
+		if diags.HasErrors() {
+			t.Fatalf("loading: %s", golden.Diagnostics(dir, diags))
+		}
+		r := convert.Module(m, convert.Options{Package: "m"})
+		out := map[string]string{"diagnostics": golden.Diagnostics(dir, r.Diagnostics)}
+		for _, f := range r.Files {
+			out[f.Name] = string(f.Source)
+		}
+		extra := map[string][]byte{}
+		for _, f := range c.Files {
+			if strings.HasSuffix(f.Name, ".cue") {
+				extra[f.Name] = f.Data
+			}
+		}
+		ctx := cuecontext.New()
+		v, err := r.LoadWith(ctx, extra)
+		if err != nil && !r.Diagnostics.HasErrors() {
+			t.Fatalf("the converted module does not load: %v", err)
+		}
+		if len(extra) > 0 {
+			out["eval"] = evaluated(t, v)
+		}
+		return out
+	})
+}
+
+// evaluated writes the regular fields of v as CUE, as the article shows a
+// plan's values: a value not known yet (a computed attribute) is its type.
+func evaluated(t *testing.T, v cue.Value) string {
+	t.Helper()
+	if err := v.Validate(); err != nil {
+		return "error: " + err.Error() + "\n"
+	}
+	b, err := format.Node(render(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+// render is the evaluated value of v: structs field by field, lists
+// element by element, concrete scalars as themselves and anything else as
+// the kind it will have.
+func render(v cue.Value) ast.Expr {
+	v, _ = v.Default()
+	switch v.IncompleteKind() {
+	case cue.StructKind:
+		s := &ast.StructLit{}
+		it, err := v.Fields()
+		if err != nil {
+			return &ast.BottomLit{}
+		}
+		for it.Next() {
+			s.Elts = append(s.Elts, &ast.Field{Label: ast.NewString(it.Selector().String()), Value: render(it.Value())})
+		}
+		return s
+	case cue.ListKind:
+		l := &ast.ListLit{}
+		it, err := v.List()
+		if err != nil {
+			return &ast.BottomLit{}
+		}
+		for it.Next() {
+			l.Elts = append(l.Elts, render(it.Value()))
+		}
+		return l
+	}
+	if v.IsConcrete() {
+		if x, ok := v.Syntax(cue.Final()).(ast.Expr); ok {
+			return x
+		}
+	}
+	if err := v.Err(); err != nil {
+		b := &ast.BottomLit{}
+		ast.AddComment(b, &ast.CommentGroup{Line: true, List: []*ast.Comment{{Text: "// " + strings.ReplaceAll(err.Error(), "\n", " ")}}})
+		return b
+	}
+	x, err := parser.ParseExpr("kind", v.IncompleteKind().String())
+	if err != nil {
+		return &ast.BottomLit{}
+	}
+	return x
+}

@@ -1,0 +1,287 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/hashicorp/hcl/v2"
+	"golang.org/x/tools/txtar"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/convert"
+	"github.com/tofucue/tofucue/lint"
+	"github.com/tofucue/tofucue/report"
+)
+
+// convertLong is the help of hcl2cue convert.
+const convertLong = `convert converts the OpenTofu module in DIR to a CUE module.
+
+With -o OUT it writes the CUE module into OUT, replacing OUT only when it
+is empty or an earlier output of hcl2cue, and never leaving it
+half-written. Without -o it prints the files to stdout as a txtar archive
+("-- main.cue --" before each file).
+
+What cannot be converted is reported on stderr with its source. Such a
+module is written only with --allow-partial, with a placeholder
+error("hcl2cue: not converted: ...") for each construct not converted.
+
+DIR/... (or --recursive) converts every module directory at or below DIR,
+as tofulint finds them, --jobs at a time, each into OUT/PATH where PATH is
+its path below DIR, and prints a summary: how many modules were converted
+in full, in part and not at all, the most frequent reasons, and the
+modules not converted in full. Without -o nothing is written.
+
+Exit status: 0 when everything was converted, 1 when some constructs
+were not converted, 2 when a module does not load (its diagnostics are
+printed), when the converted module does not load as CUE (an internal
+error), and on a usage or I/O error.`
+
+// convertFlags are the flags of hcl2cue convert.
+type convertFlags struct {
+	out          string
+	allowPartial bool
+	recursive    bool
+	jobs         int
+}
+
+// convertRun is one hcl2cue convert invocation.
+type convertRun struct {
+	convertFlags
+	stdout, stderr io.Writer
+}
+
+// run converts the module directory or the tree of modules that arg
+// names.
+func (r *convertRun) run(arg string) error {
+	if root, ok := cutPattern(arg); ok || r.recursive {
+		return r.batch(arg, root)
+	}
+	return r.single(arg)
+}
+
+// cutPattern strips the "/..." of a DIR/... pattern from arg.
+func cutPattern(arg string) (root string, ok bool) {
+	if arg == "..." {
+		return ".", true
+	}
+	root, ok = strings.CutSuffix(filepath.ToSlash(arg), "/...")
+	if ok && root == "" {
+		root = "/"
+	}
+	return filepath.FromSlash(root), ok
+}
+
+// single converts one module directory.
+func (r *convertRun) single(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	if !fi.IsDir() {
+		return &exitError{code: ExitError, err: fmt.Errorf("%s: not a directory: convert takes a module directory", dir)}
+	}
+	if !config.IsModuleDir(dir) {
+		return &exitError{code: ExitError, err: fmt.Errorf("%s: not a module directory: no .tf, .tf.json, .tofu or .tofu.json file in it (%s converts the module directories below it)", dir, filepath.Join(dir, "..."))}
+	}
+	mr := convert.Dir(dir, convert.Options{})
+	if mr.Result == nil {
+		writeDiagnostics(r.stderr, mr.LoadDiagnostics)
+		return &exitError{code: ExitError, err: fmt.Errorf("%s: the module does not load; nothing converted", dir)}
+	}
+	if mr.Err != nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("internal error: the converted module does not load as CUE; nothing written: %w", mr.Err)}
+	}
+	res := mr.Result
+	writeDiagnostics(r.stderr, res.Diagnostics)
+	notConverted := plural(len(res.Reasons), "construct") + " not converted"
+	if !res.Complete() && !r.allowPartial {
+		return &exitError{code: ExitFindings, err: fmt.Errorf("%s; nothing written (--allow-partial writes the module with placeholders)", notConverted)}
+	}
+	if r.out != "" {
+		err = res.Write(r.out)
+	} else {
+		err = writeArchive(r.stdout, res)
+	}
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	if !res.Complete() {
+		return &exitError{code: ExitFindings, err: fmt.Errorf("%s; written with placeholders", notConverted)}
+	}
+	return nil
+}
+
+// writeArchive prints the files of res as a txtar archive: the converted
+// files in order, then cue.mod and the library.
+func writeArchive(w io.Writer, res *convert.Result) error {
+	files, err := res.OutputFiles()
+	if err != nil {
+		return err
+	}
+	a := &txtar.Archive{}
+	for _, f := range res.Files {
+		a.Files = append(a.Files, txtar.File{Name: f.Name, Data: f.Source})
+		delete(files, f.Name)
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		a.Files = append(a.Files, txtar.File{Name: name, Data: files[name]})
+	}
+	_, err = w.Write(txtar.Format(a))
+	return err
+}
+
+// writeDiagnostics prints diags as tofulint's text output does, with the
+// source lines they are about.
+func writeDiagnostics(w io.Writer, diags hcl.Diagnostics) {
+	if len(diags) == 0 {
+		return
+	}
+	diags = slices.Clone(diags)
+	report.SortDiagnostics(diags)
+	dw := hcl.NewDiagnosticTextWriter(w, sourcesOf(diags), 0, false)
+	_ = dw.WriteDiagnostics(diags)
+}
+
+// batch converts every module directory that arg names, below root.
+func (r *convertRun) batch(arg, root string) error {
+	targets, err := lint.Expand([]string{arg}, r.recursive)
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	root = filepath.Clean(root)
+	dirs := make([]string, len(targets))
+	rels := make([]string, len(targets))
+	for i, t := range targets {
+		if t.Files != nil {
+			return &exitError{code: ExitError, err: fmt.Errorf("%s: not a directory: convert takes a module directory", arg)}
+		}
+		dirs[i] = t.Dir
+		if rels[i], err = filepath.Rel(root, t.Dir); err != nil {
+			return &exitError{code: ExitError, err: err}
+		}
+	}
+
+	var progress func(done, total int)
+	if isTerminal(r.stderr) {
+		progress = func(done, total int) { writeProgress(r.stderr, done, total) }
+	}
+	s := convert.Batch(dirs, convert.BatchOptions{Jobs: r.jobs}, progress)
+	if progress != nil {
+		fmt.Fprint(r.stderr, "\r\033[K")
+	}
+
+	// Parents come before the modules below them, so that replacing a
+	// parent's earlier output does not remove a child's new one.
+	written := 0
+	var writeErrs []error
+	if r.out != "" {
+		for i, m := range s.Modules {
+			st := m.Status()
+			if st == convert.Failed || st == convert.Partial && !r.allowPartial {
+				continue
+			}
+			if err := m.Result.Write(filepath.Join(r.out, rels[i])); err != nil {
+				writeErrs = append(writeErrs, err)
+				continue
+			}
+			written++
+		}
+	}
+
+	if err := r.writeSummary(s, rels, written); err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	if len(writeErrs) > 0 {
+		return &exitError{code: ExitError, err: errors.Join(writeErrs...)}
+	}
+	switch s.Status() {
+	case convert.Failed:
+		return &exitError{code: ExitError}
+	case convert.Partial:
+		return &exitError{code: ExitFindings}
+	}
+	return nil
+}
+
+// topReasons is how many reasons the batch summary lists.
+const topReasons = 10
+
+// writeSummary prints the tables of a batch conversion: the modules by
+// status, the most frequent reasons for constructs not converted, and the
+// modules not converted in full with their first reason.
+func (r *convertRun) writeSummary(s *convert.Summary, rels []string, written int) error {
+	tw := tabwriter.NewWriter(r.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "STATUS\tMODULES")
+	for _, st := range []convert.Status{convert.Converted, convert.Partial, convert.Failed} {
+		fmt.Fprintf(tw, "%s\t%d\n", st, s.Count(st))
+	}
+	fmt.Fprintf(tw, "total\t%d\n", len(s.Modules))
+
+	if reasons := s.Reasons(); len(reasons) > 0 {
+		fmt.Fprintln(tw, "\nREASON\tCONSTRUCTS")
+		for _, rc := range reasons[:min(topReasons, len(reasons))] {
+			fmt.Fprintf(tw, "%s\t%d\n", rc.Reason, rc.Count)
+		}
+		if n := len(reasons) - topReasons; n > 0 {
+			fmt.Fprintf(tw, "(%s)\t\n", plural(n, "more reason"))
+		}
+	}
+
+	header := false
+	for i, m := range s.Modules {
+		st := m.Status()
+		if st == convert.Converted {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(tw, "\nMODULE\tSTATUS\tFIRST REASON")
+			header = true
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", filepath.ToSlash(rels[i]), st, m.FirstReason())
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if r.out == "" {
+		return nil
+	}
+	_, err := fmt.Fprintf(r.stdout, "\nwrote %s to %s\n", plural(written, "module"), r.out)
+	if err == nil && s.Count(convert.Partial) > 0 && !r.allowPartial {
+		_, err = fmt.Fprintln(r.stdout, "(modules converted in part are written only with --allow-partial)")
+	}
+	return err
+}
+
+// progressWidth is the width of the progress bar between its brackets.
+const progressWidth = 30
+
+// writeProgress redraws the progress line: "converting 37/477 [==>   ]".
+func writeProgress(w io.Writer, done, total int) {
+	filled := 0
+	if total > 0 {
+		filled = done * progressWidth / total
+	}
+	bar := strings.Repeat("=", filled)
+	if filled < progressWidth {
+		bar += ">" + strings.Repeat(" ", progressWidth-filled-1)
+	}
+	fmt.Fprintf(w, "\rconverting %d/%d [%s]", done, total, bar)
+}
+
+// isTerminal reports whether w is a terminal, where a progress line can be
+// redrawn in place.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
