@@ -213,9 +213,9 @@ func Names() []string {
 // still compare known against null.
 func notNull(f function.Function) function.Function {
 	spec := &function.Spec{
-		Description: f.Description(),
-		Params:      f.Params(),
-		VarParam:    f.VarParam(),
+		Description:  f.Description(),
+		Params:       f.Params(),
+		VarParam:     f.VarParam(),
 		Type:         f.ReturnTypeForValues,
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
