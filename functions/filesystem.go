@@ -66,7 +66,7 @@ func (f *files) read(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close() //nolint:errcheck // read only
+	defer root.Close()
 	file, err := root.Open(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -76,7 +76,7 @@ func (f *files) read(p string) ([]byte, error) {
 	case err != nil:
 		return nil, err
 	}
-	defer file.Close() //nolint:errcheck // read only
+	defer file.Close()
 	b, err := io.ReadAll(file)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read file: %w", err)
@@ -136,7 +136,7 @@ func (f *files) fileExistsFunc() function.Function {
 			if err != nil {
 				return cty.UnknownVal(cty.Bool), err
 			}
-			defer root.Close() //nolint:errcheck // read only
+			defer root.Close()
 			fi, err := root.Stat(rel)
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
@@ -199,7 +199,7 @@ func (f *files) fileSetFunc() function.Function {
 			if err != nil {
 				return cty.UnknownVal(retType), err
 			}
-			defer root.Close() //nolint:errcheck // read only
+			defer root.Close()
 			fsys := root.FS()
 			matches, err := doublestar.Glob(fsys, full)
 			if err != nil {

@@ -199,7 +199,7 @@ func TestDocumentedExamples(t *testing.T) {
 		{`formatdate("H 'o''clock'", "2018-01-02T23:12:01-08:00")`, `"11 o'clock"`},
 		{`formatlist("Hello, %s!", ["Valentina", "Ander", "Olivia", "Sam"])`, `tolist(["Hello, Valentina!", "Hello, Ander!", "Hello, Olivia!", "Hello, Sam!"])`},
 		{`formatlist("%s, %s!", "Salutations", ["Valentina", "Ander"])`, `tolist(["Salutations, Valentina!", "Salutations, Ander!"])`},
-		{`"  items: ${indent(2, "[\n  foo,\n  bar,\n]\n")}"`, `"  items: [\n    foo,\n    bar,\n  ]\n"`},
+		{`"  items: ${indent(2, "[\n  foo,\n  bar,\n]\n")}"`, `"  items: [\n    foo,\n    bar,\n  ]\n  "`},
 		{`index(["a", "b", "c"], "b")`, `1`},
 		{`issensitive(1)`, `false`},
 		{`issensitive("hello")`, `false`},
@@ -253,8 +253,8 @@ func TestDocumentedExamples(t *testing.T) {
 		{`range(4, 1)`, `tolist([4, 3, 2])`},
 		{`range(10, 5, -2)`, `tolist([10, 8, 6])`},
 		{`regex("[a-z]+", "53453453.345345aaabbbccc23454")`, `"aaabbbccc"`},
-		{`regex("(\\d\\d\\d\\d)-(\\d\\d)-(\\d\\d)", "2019-02-01")`, `tolist(["2019", "02", "01"])`},
-		{`regex("^(?:(?P<scheme>[^:/?#]+):)?(?://(?P<authority>[^/?#]*))?", "https://example.com/docs/")`, `tomap({"authority" = "example.com", "scheme" = "https"})`},
+		{`regex("(\\d\\d\\d\\d)-(\\d\\d)-(\\d\\d)", "2019-02-01")`, `["2019", "02", "01"]`},
+		{`regex("^(?:(?P<scheme>[^:/?#]+):)?(?://(?P<authority>[^/?#]*))?", "https://example.com/docs/")`, `{"authority" = "example.com", "scheme" = "https"}`},
 		{`regexall("[a-z]+", "1234abcd5678efgh9")`, `tolist(["abcd", "efgh"])`},
 		{`length(regexall("[a-z]+", "1234abcd5678efgh9"))`, `2`},
 		{`length(regexall("[a-z]+", "123456789")) > 0`, `false`},
@@ -391,7 +391,9 @@ func TestDocumentedErrors(t *testing.T) {
 		{`index([], "a")`, "cannot search an empty list"},
 		{`index(["a"], "b")`, "item not found"},
 		{`index({a = 1}, 1)`, "argument must be a list or tuple"},
-		{`lookup({a = 1}, "b")`, `lookup failed to find key "b"`},
+		{`lookup({a = 1}, "b")`, `the given object has no attribute "b"`},
+		{`lookup(tomap({a = 1}), "b")`, `lookup failed to find key "b"`},
+		{`lookup(tomap({a = 1}), sensitive("b"))`, `lookup failed to find key (sensitive value)`},
 		{`lookup({a = "x"}, "b", "c", "d")`, "lookup() takes two or three arguments, got 4"},
 		{`lookup(["a"], "b")`, "lookup() requires a map as the first argument"},
 		{`lookup(tomap({a = "x"}), "b", ["c"])`, "the default value must have the same type as the map elements"},
@@ -406,11 +408,11 @@ func TestDocumentedErrors(t *testing.T) {
 		{`transpose({a = [null]})`, `cannot use null string for ["a"][0]`},
 		{`urldecode("%zz")`, "failed to decode URL"},
 		{`textencodebase64("Hello", "NOT-AN-ENCODING")`, `"NOT-AN-ENCODING" is not a supported IANA encoding name or alias in this OpenTofu version`},
-		{`textencodebase64("☃", "ISO-8859-1")`, "the given string contains characters that cannot be represented in ISO-8859-1"},
+		{`textencodebase64("☃", "ISO-8859-1")`, "the given string contains characters that cannot be represented in ISO_8859-1:1987"},
 		{`textdecodebase64("a", "UTF-8")`, "invalid base64 symbol at offset 0"},
-		{`timecmp("2017-11-22", "2017-11-22T00:00:00Z")`, "not a valid RFC3339 timestamp: end of string where \"T\" is expected"},
-		{`timecmp("2017-11-22T00:00:00Z", "2017-13-22T00:00:00Z")`, "not a valid RFC3339 timestamp: month out of range"},
-		{`timecmp("2017-11-22T25:00:00Z", "2017-11-22T00:00:00Z")`, "not a valid RFC3339 timestamp: cannot use \"25\" as hour"},
+		{`timecmp("2017-11-22", "2017-11-22T00:00:00Z")`, "not a valid RFC3339 timestamp: missing required time introducer 'T'"},
+		{`timecmp("2017-11-22T00:00:00Z", "2017-13-22T00:00:00Z")`, `not a valid RFC3339 timestamp: cannot use "-22T00:00:00Z" as month`},
+		{`timecmp("2017-11-22T25:00:00Z", "2017-11-22T00:00:00Z")`, `not a valid RFC3339 timestamp: cannot use ":00:00Z" as hour`},
 		{`timeadd("2017-11-22T00:00:00Z", "ten minutes")`, "invalid duration"},
 		{`pathexpand("~someone/x")`, "cannot expand user-specific home dir"},
 		{`uuidv5("nope", "x")`, "uuidv5() doesn't support namespace nope"},
@@ -419,7 +421,7 @@ func TestDocumentedErrors(t *testing.T) {
 		{`file("binary.bin")`, "are not valid UTF-8; use the filebase64 function"},
 		{`file("files")`, "failed to read file"},
 		{`fileexists("files")`, `"files" is a directory, not a file`},
-		{`templatefile("backends.tftpl", {port = 1})`, `vars map does not contain key "ip_addrs", referenced at backends.tftpl:1:`},
+		{`templatefile("backends.tftpl", {port = 1})`, `vars map does not contain key "ip_addrs", referenced at backends.tftpl:1,16-24`},
 		{`templatefile("backends.tftpl", "x")`, "invalid vars value: must be a map"},
 		{`templatefile("backends.tftpl", {"not valid" = 1, port = 1, ip_addrs = []})`, `invalid template variable name "not valid"`},
 		{`templatestring("$${x}", {})`, `vars map does not contain key "x"`},
@@ -473,7 +475,7 @@ func TestSubtleties(t *testing.T) {
 		{`jsondecode("[1, \"a\", {\"b\": null}]")`, `[1, "a", {"b" = null}]`},
 
 		// format verbs.
-		{`format("%5.2f|%-5d|%05d|%x|%X|%o|%b", 3.14159, 42, 42, 255, 255, 8, 5)`, `"3.14|42   |00042|ff|FF|10|101"`},
+		{`format("%5.2f|%-5d|%05d|%x|%X|%o|%b", 3.14159, 42, 42, 255, 255, 8, 5)`, `" 3.14|42   |00042|ff|FF|10|101"`},
 		{`format("%e|%E|%g", 123456.789, 0.000123, 1e21)`, `"1.234568e+05|1.230000E-04|1e+21"`},
 		{`format("%q|%t|%v|%v|%v", "a\"b", true, 1.5, "s", [1])`, `"\"a\\\"b\"|true|1.5|s|[1]"`},
 		{`format("%[2]s %[1]s %%", "a", "b")`, `"b a %"`},
@@ -484,10 +486,10 @@ func TestSubtleties(t *testing.T) {
 		{`formatdate("h hh H HH m mm s ss aa AA ZZZZ ZZZZZ Z", "2006-01-02T15:04:05+05:30")`, `"15 15 3 03 4 04 5 05 pm PM +0530 +05:30 +05:30"`},
 
 		// regex groups: named give a map, unnamed a list, none the match.
-		{`regex("(?P<first>[a-z]+) (?P<second>[a-z]+)", "hello world")`, `tomap({"first" = "hello", "second" = "world"})`},
-		{`regex("([a-z]+) ([a-z]+)", "hello world")`, `tolist(["hello", "world"])`},
-		{`regexall("(\\d)(\\w)", "1a 2b")`, `tolist([tolist(["1", "a"]), tolist(["2", "b"])])`},
-		{`regexall("(?P<d>\\d)", "1 2")`, `tolist([tomap({"d" = "1"}), tomap({"d" = "2"})])`},
+		{`regex("(?P<first>[a-z]+) (?P<second>[a-z]+)", "hello world")`, `{"first" = "hello", "second" = "world"}`},
+		{`regex("([a-z]+) ([a-z]+)", "hello world")`, `["hello", "world"]`},
+		{`regexall("(\\d)(\\w)", "1a 2b")`, `tolist([["1", "a"], ["2", "b"]])`},
+		{`regexall("(?P<d>\\d)", "1 2")`, `tolist([{"d" = "1"}, {"d" = "2"}])`},
 
 		// replace: plain substrings, and /regex/ with group references.
 		{`replace("a.b.c", ".", "-")`, `"a-b-c"`},
@@ -501,6 +503,7 @@ func TestSubtleties(t *testing.T) {
 		{`substr("hello", 1, -1)`, `"ello"`},
 		{`substr("hello", 10, 1)`, `""`},
 		{`substr("hello", 0, 100)`, `"hello"`},
+		{`substr("hello", -10, 1)`, `"h"`},
 
 		// lookup on objects and maps, with and without a default.
 		{`lookup({a = 1, b = "x"}, "b")`, `"x"`},
@@ -520,7 +523,7 @@ func TestSubtleties(t *testing.T) {
 		{`flatten([])`, `[]`},
 
 		// setproduct of a list keeps the order; of sets, a set.
-		{`setproduct(toset(["a", "b"]), toset([1]))`, `toset([["a", "1"], ["b", "1"]])`},
+		{`setproduct(toset(["a", "b"]), toset([1]))`, `toset([["a", 1], ["b", 1]])`},
 		{`length(setproduct([1, 2], [3, 4], [5, 6]))`, `8`},
 
 		// try and can.
@@ -576,6 +579,10 @@ func TestSubtleties(t *testing.T) {
 
 		// templatefile may call itself, as OpenTofu allows.
 		{`templatefile("count.tftpl", {n = 2})`, `"0,1,2"`},
+		// Both branches of a conditional are evaluated, so this one
+		// recurses to the depth limit, where the error is in the branch
+		// not taken. Each level renders once, so it ends.
+		{`templatefile("guarded.tftpl", {n = 2})`, `"0,1,2"`},
 		{`templatefile("backends.tftpl", {port = 1, ip_addrs = []})`, `""`},
 
 		// paths.
@@ -620,10 +627,9 @@ func TestSubtleErrors(t *testing.T) {
 		{`cidrcontains("10.0.0.0/8", "nope")`, "invalid IP address or prefix: nope"},
 		{`cidrcontains("nope", "10.0.0.1")`, "invalid CIDR address: nope"},
 		{`jsonencode(["a", 1][5])`, "Invalid index"},
-		{`format("%d", "x")`, "unsupported value for \"%d\" at 0: number required"},
+		{`format("%d", "x")`, "unsupported value for \"%d\" at 0: a number is required"},
 		{`format("%s %s", "x")`, "not enough arguments for \"%s\" at 3: need index 2 but have 1 total"},
 		{`formatdate("YYYY", "2006-01-02")`, "not a valid RFC3339 timestamp"},
-		{`substr("hello", -10, 1)`, "offset"},
 		{`merge({a = 1}, ["b"])`, "arguments must be maps or objects, got"},
 		{`flatten("x")`, "can only flatten lists, sets and tuples"},
 		{`element([], 0)`, "cannot use element function with an empty list"},
@@ -695,6 +701,12 @@ func TestPlanTime(t *testing.T) {
 	}
 
 	before := time.Now().UTC().Truncate(time.Second)
+	// Templates see the same table.
+	inTemplate, _ := eval(t, plan, `templatestring("$${timestamp()}", {})`, nil)
+	if inTemplate.IsKnown() {
+		t.Errorf("timestamp() in a template at plan time = %s, want unknown", show(inTemplate))
+	}
+
 	pt, _ := eval(t, plan, `plantimestamp()`, nil)
 	if !pt.IsKnown() {
 		t.Fatal("plantimestamp() is unknown at plan time")
@@ -765,6 +777,7 @@ func TestUnknownArguments(t *testing.T) {
 
 func TestFilesStayInBaseDir(t *testing.T) {
 	dir := t.TempDir()
+	t.Setenv("HOME", dir) // ~ is outside the module too
 	base := filepath.Join(dir, "module")
 	write := func(name, text string) {
 		t.Helper()
@@ -895,6 +908,51 @@ func TestNoPanics(t *testing.T) {
 					_, _ = expr.Value(&hcl.EvalContext{Functions: table})
 				}()
 			}
+		}
+	}
+}
+
+// The table in the package doc lists every function once, and says which
+// are unknown at plan time.
+func TestDocTable(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile(`(?m)^//\t([a-z0-9]+) +(go-cty stdlib|go-cty-funcs [a-z]+|go-cty-yaml|hcl ext/tryfunc|written here) +(.+)$`)
+	seen := map[string]bool{}
+	plan := Table(Options{BaseDir: "testdata", PlanTime: true})
+	for _, m := range row.FindAllStringSubmatch(string(src), -1) {
+		name, status := m[1], m[3]
+		if seen[name] {
+			t.Errorf("doc.go lists %s twice", name)
+		}
+		seen[name] = true
+		f, ok := plan[name]
+		if !ok {
+			t.Errorf("doc.go lists %s, which is not in Table", name)
+			continue
+		}
+		if len(f.Params()) > 0 || f.VarParam() != nil {
+			continue
+		}
+		v, err := f.Call(nil)
+		if err != nil {
+			t.Errorf("%s(): %s", name, err)
+			continue
+		}
+		if unknown := status == "unknown at plan time"; v.IsKnown() == unknown {
+			t.Errorf("doc.go says %s is %q, but at plan time it gives %s", name, status, show(v))
+		}
+	}
+	for _, n := range Names() {
+		if !seen[n] {
+			t.Errorf("doc.go does not list %s", n)
+		}
+	}
+	for _, n := range unpredictable {
+		if !strings.Contains(string(src), "\t"+n+" ") || !regexp.MustCompile(`\t`+n+` +[a-z -]+ +unknown at plan time`).Match(src) {
+			t.Errorf("doc.go does not say %s is unknown at plan time", n)
 		}
 	}
 }

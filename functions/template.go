@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -58,68 +60,113 @@ func maxTemplateDepth() (int, error) {
 	return n, nil
 }
 
-// templateFileFunc renders a file as an HCL template with the given
-// variables and the functions of table; a template may call templatefile
-// again, up to a depth limit.
-func (f *files) templateFileFunc(table map[string]function.Function, depth int) function.Function {
-	load := func(p string) (hcl.Expression, error) {
-		limit, err := maxTemplateDepth()
-		if err != nil {
-			return nil, err
-		}
-		if depth > limit {
-			return nil, recursionError{}
-		}
-		src, err := f.read(p)
-		if err != nil {
-			return nil, err
-		}
-		if !utf8.Valid(src) {
-			return nil, fmt.Errorf("contents of %q are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", p)
-		}
-		expr, diags := hclsyntax.ParseTemplate(src, p, hcl.Pos{Line: 1, Column: 1})
-		if diags.HasErrors() {
-			return nil, diags
-		}
-		return expr, nil
+// handoff keeps the result of the render a function's Type callback makes,
+// for its Impl to take instead of rendering again: cty calls both with the
+// same arguments. Rendering twice per call would make nested templatefile
+// calls cost twice as much per level.
+type handoff struct {
+	mu   sync.Mutex
+	args []cty.Value
+	val  cty.Value
+	err  error
+}
+
+func (h *handoff) put(args []cty.Value, val cty.Value, err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.args, h.val, h.err = slices.Clone(args), val, err
+}
+
+// take returns the result kept for these arguments, once.
+func (h *handoff) take(args []cty.Value) (ok bool, val cty.Value, err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.args == nil || len(h.args) != len(args) {
+		return false, cty.NilVal, nil
 	}
-	funcs := func() map[string]function.Function {
-		m := maps.Clone(table)
-		m["templatefile"] = f.templateFileFunc(table, depth+1)
-		return m
+	for i, a := range args {
+		if !a.RawEquals(h.args[i]) {
+			return false, cty.NilVal, nil
+		}
 	}
+	val, err = h.val, h.err
+	h.args, h.val, h.err = nil, cty.NilVal, nil
+	return true, val, err
+}
+
+// renderFunc makes a function of (template, vars) whose result is render's:
+// its type is learnt by rendering, as OpenTofu does.
+func renderFunc(params []function.Parameter, render func(args []cty.Value) (cty.Value, error)) function.Function {
+	h := &handoff{}
 	return function.New(&function.Spec{
-		Params: []function.Parameter{
-			{Name: "path", Type: cty.String},
-			{Name: "vars", Type: cty.DynamicPseudoType},
-		},
-		// The type is that of the result, so the template is rendered to
-		// learn it, as OpenTofu does.
+		Params: params,
 		Type: func(args []cty.Value) (cty.Type, error) {
 			if !args[0].IsKnown() || !args[1].IsKnown() {
 				return cty.DynamicPseudoType, nil
 			}
-			expr, err := load(args[0].AsString())
+			v, err := render(args)
+			h.put(args, v, err)
 			if err != nil {
 				return cty.DynamicPseudoType, err
 			}
-			v, err := renderTemplate(expr, args[1], funcs())
-			return v.Type(), err
+			return v.Type(), nil
 		},
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			expr, err := load(args[0].AsString())
-			if err != nil {
-				return cty.DynamicVal, err
+			if ok, v, err := h.take(args); ok {
+				return v, err
 			}
-			return renderTemplate(expr, args[1], funcs())
+			return render(args)
 		},
+	})
+}
+
+// templateFileFunc renders a file as an HCL template with the given
+// variables and the functions of table; a template may call templatefile
+// again, up to a depth limit.
+func (f *files) templateFileFunc(table map[string]function.Function, depth int) function.Function {
+	// The functions a template sees: table, with templatefile one level
+	// deeper. Made once, when first needed.
+	funcs := sync.OnceValue(func() map[string]function.Function {
+		m := maps.Clone(table)
+		m["templatefile"] = f.templateFileFunc(table, depth+1)
+		return m
+	})
+	params := []function.Parameter{
+		{Name: "path", Type: cty.String},
+		{Name: "vars", Type: cty.DynamicPseudoType},
+	}
+	return renderFunc(params, func(args []cty.Value) (cty.Value, error) {
+		limit, err := maxTemplateDepth()
+		if err != nil {
+			return cty.DynamicVal, err
+		}
+		if depth > limit {
+			return cty.DynamicVal, recursionError{}
+		}
+		p := args[0].AsString()
+		src, err := f.read(p)
+		if err != nil {
+			return cty.DynamicVal, err
+		}
+		if !utf8.Valid(src) {
+			return cty.DynamicVal, fmt.Errorf("contents of %q are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", p)
+		}
+		expr, diags := hclsyntax.ParseTemplate(src, p, hcl.Pos{Line: 1, Column: 1})
+		if diags.HasErrors() {
+			return cty.DynamicVal, diags
+		}
+		return renderTemplate(expr, args[1], funcs())
 	})
 }
 
 // templateStringFunc renders a string as an HCL template with the given
 // variables and the functions of table.
 func templateStringFunc(table map[string]function.Function) function.Function {
-	render := func(args []cty.Value) (cty.Value, error) {
+	params := []function.Parameter{
+		{Name: "data", Type: cty.String, AllowMarked: true},
+		{Name: "vars", Type: cty.DynamicPseudoType, AllowMarked: true},
+	}
+	return renderFunc(params, func(args []cty.Value) (cty.Value, error) {
 		data, dataMarks := args[0].Unmark()
 		vars, varsMarks := args[1].Unmark()
 		expr, diags := hclsyntax.ParseTemplate([]byte(data.AsString()), templateStringName, hcl.Pos{Line: 1, Column: 1})
@@ -128,22 +175,6 @@ func templateStringFunc(table map[string]function.Function) function.Function {
 		}
 		v, err := renderTemplate(expr, vars, table)
 		return v.WithMarks(dataMarks, varsMarks), err
-	}
-	return function.New(&function.Spec{
-		Params: []function.Parameter{
-			{Name: "data", Type: cty.String, AllowMarked: true},
-			{Name: "vars", Type: cty.DynamicPseudoType, AllowMarked: true},
-		},
-		Type: func(args []cty.Value) (cty.Type, error) {
-			if !args[0].IsKnown() || !args[1].IsKnown() {
-				return cty.DynamicPseudoType, nil
-			}
-			v, err := render(args)
-			return v.Type(), err
-		},
-		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			return render(args)
-		},
 	})
 }
 
