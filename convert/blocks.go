@@ -1,10 +1,11 @@
 package convert
 
 import (
+	"strconv"
+
 	"cuelang.org/go/cue/ast"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // terraform converts a terraform block to data in _terraform: the
@@ -77,11 +78,7 @@ func (c *converter) check(b *hclsyntax.Block) []ast.Decl {
 	}
 	var decls []ast.Decl
 	for i, a := range ch.Asserts {
-		d := c.checkRule([]string{checkRoot, ch.Name, itoa(i)}, a, false)
-		if i == 0 {
-			d.(*ast.Field).Attrs = nil
-		}
-		decls = append(decls, d)
+		decls = append(decls, c.checkRule([]string{checkRoot, ch.Name, strconv.Itoa(i)}, a, false))
 	}
 	return decls
 }
@@ -147,5 +144,3 @@ func (c *converter) middleware(b *hclsyntax.Block) []ast.Decl {
 	inner.Attrs = []*ast.Attribute{attr("middleware", attrString(b.Labels[0]))}
 	return []ast.Decl{outer}
 }
-
-var _ = cty.NilVal

@@ -73,13 +73,9 @@ type converter struct {
 	comments *commentSet
 
 	// per declaration
-	scopes        []scope
-	anon          map[*hclsyntax.AnonSymbolExpr]string
-	inCount       bool
-	curBody       *hclsyntax.Body
-	inEach        bool
-	eachValueKind kind
-	self          ast.Expr
+	scopes  []scope
+	anon    map[*hclsyntax.AnonSymbolExpr]string
+	curBody *hclsyntax.Body
 
 	usesPath, usesWorkspace bool
 

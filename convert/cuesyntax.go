@@ -2,6 +2,7 @@ package convert
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue/ast"
@@ -165,26 +166,7 @@ func prefixSpace(s string) string {
 func stringLit(s string) *ast.BasicLit { return ast.NewString(s) }
 
 // intLit is the CUE integer literal n.
-func intLit(n int) *ast.BasicLit { return ast.NewLit(token.INT, itoa(n)) }
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	if neg {
-		b = append([]byte{'-'}, b...)
-	}
-	return string(b)
-}
+func intLit(n int) *ast.BasicLit { return ast.NewLit(token.INT, strconv.Itoa(n)) }
 
 // interpolation builds a CUE string interpolation from alternating literal
 // text and expressions; parts[i] is either a string or an ast.Expr.

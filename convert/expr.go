@@ -36,9 +36,9 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 		src, k := c.expr(e.Source)
 		return c.steps(src, k, e.Traversal)
 	case *hclsyntax.IndexExpr:
-		coll, ck := c.expr(e.Collection)
+		coll, _ := c.expr(e.Collection)
 		key, _ := c.expr(e.Key)
-		return index(coll, key), elemKind(ck)
+		return index(coll, key), kindUnknown
 	case *hclsyntax.FunctionCallExpr:
 		return c.call(e)
 	case *hclsyntax.ConditionalExpr:
@@ -240,9 +240,6 @@ func (c *converter) asString(x ast.Expr, k kind) ast.Expr {
 	}
 	return interpolation([]any{x})
 }
-
-// elemKind is the kind of an element of a value of kind k, when known.
-func elemKind(kind) kind { return kindUnknown }
 
 // unconverted records that a construct was not converted and returns the
 // placeholder written in its place: a CUE error that names it, so that

@@ -95,14 +95,7 @@ func (c *converter) std(pkg, fn string, args ...ast.Expr) ast.Expr {
 // lib is the call of a definition of the tofu library: the CUE idiom for a
 // function, (tofu.#name & {#args: [args...]}).out.
 func (c *converter) lib(name string, args ...ast.Expr) ast.Expr {
-	c.imports[libImport] = true
-	c.libUsed = true
-	def := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#" + name)}
-	argsField := &ast.Field{Label: ident("#args"), Value: list(args...)}
-	return &ast.SelectorExpr{
-		X:   &ast.ParenExpr{X: binary(token.AND, def, &ast.StructLit{Elts: []ast.Decl{argsField}})},
-		Sel: ident("out"),
-	}
+	return c.libList(name, list(args...))
 }
 
 // libList is lib with the arguments given as one list expression, for a

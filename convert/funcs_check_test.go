@@ -1,8 +1,6 @@
 package convert
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,6 +12,7 @@ import (
 
 	"github.com/tofucue/tofucue/config"
 	tofufuncs "github.com/tofucue/tofucue/functions"
+	"github.com/tofucue/tofucue/internal/testtree"
 )
 
 // checkErrorLikeOpenTofu checks that OpenTofu rejects expr and that its
@@ -43,7 +42,7 @@ func checkErrorLikeOpenTofu(t *testing.T, expr string) {
 // value, or the error CUE reports when building the converted module.
 func convertLoose(t *testing.T, expr string) (*Result, cue.Value, error) {
 	t.Helper()
-	dir := writeFiles(t, map[string]string{"main.tf": "output \"x\" {\n  value = " + expr + "\n}\n"})
+	dir := testtree.Write(t, map[string]string{"main.tf": "output \"x\" {\n  value = " + expr + "\n}\n"})
 	m, diags := config.Load(dir)
 	if diags.HasErrors() {
 		t.Fatalf("loading: %s", diags.Error())
@@ -86,22 +85,6 @@ func checkNotConverted(t *testing.T, expr, detail string) {
 	if !strings.Contains(r.Diagnostics.Error(), detail) {
 		t.Errorf("%s: report %q does not say %q", expr, r.Diagnostics.Error(), detail)
 	}
-}
-
-// writeFiles writes files into a new directory and returns it.
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
 }
 
 // openTofuValueWith evaluates expr with OpenTofu's functions for a root

@@ -1,6 +1,8 @@
 package convert
 
 import (
+	"strconv"
+
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
@@ -295,7 +297,7 @@ func convSetProduct(cl *call) ast.Expr {
 	var clauses []ast.Clause
 	var elems []ast.Expr
 	for i, a := range cl.args {
-		x := ident(cl.c.fresh("x" + itoa(i)))
+		x := ident(cl.c.fresh("x" + strconv.Itoa(i)))
 		clauses = append(clauses, &ast.ForClause{Value: x, Source: a})
 		elems = append(elems, x)
 	}

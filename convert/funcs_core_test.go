@@ -1,12 +1,6 @@
 package convert
 
-import (
-	"bytes"
-	"io"
-	"testing"
-)
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+import "testing"
 
 func TestCoreFunctionsSameAsOpenTofu(t *testing.T) {
 	for _, expr := range []string{

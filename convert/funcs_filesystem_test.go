@@ -1,6 +1,10 @@
 package convert
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tofucue/tofucue/internal/testtree"
+)
 
 func TestFilesystemFunctionsSameAsOpenTofu(t *testing.T) {
 	for _, expr := range []string{
@@ -102,6 +106,6 @@ func TestFilesystemFunctionsNotConverted(t *testing.T) {
 // directory holding files, with path.module ".", as JSON.
 func openTofuValueIn(t *testing.T, files map[string]string, expr string) []byte {
 	t.Helper()
-	dir := writeFiles(t, files)
+	dir := testtree.Write(t, files)
 	return openTofuValueWith(t, dir, expr)
 }

@@ -1,6 +1,10 @@
 package convert
 
-import "cuelang.org/go/cue/ast"
+import (
+	"strconv"
+
+	"cuelang.org/go/cue/ast"
+)
 
 // networkFuncs are OpenTofu's CIDR functions, written in the tofu library
 // (lib/net.cue) with exact integer arithmetic on IPv4 and IPv6 addresses.
@@ -41,9 +45,9 @@ func arityDetail(name string, lo, hi int) string {
 	case lo == 1 && hi == 1:
 		return name + " takes one argument."
 	case lo == hi:
-		return name + " takes " + itoa(lo) + " arguments."
+		return name + " takes " + strconv.Itoa(lo) + " arguments."
 	case hi < 0:
-		return name + " takes at least " + itoa(lo) + " arguments."
+		return name + " takes at least " + strconv.Itoa(lo) + " arguments."
 	}
-	return name + " takes " + itoa(lo) + " to " + itoa(hi) + " arguments."
+	return name + " takes " + strconv.Itoa(lo) + " to " + strconv.Itoa(hi) + " arguments."
 }

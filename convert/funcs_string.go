@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue/ast"
@@ -383,7 +384,7 @@ func convFormatList(cl *call) ast.Expr {
 	names := make([]string, len(args))
 	var decls []ast.Decl
 	for i, a := range args {
-		names[i] = c.fresh("a" + itoa(i))
+		names[i] = c.fresh("a" + strconv.Itoa(i))
 		decls = append(decls, &ast.LetClause{Ident: ident(names[i]), Expr: a})
 	}
 	idx := c.fresh("i")

@@ -57,11 +57,6 @@ func join(a, b kind) kind {
 	return kindUnknown
 }
 
-var (
-	ctyNumber = cty.Number
-	ctyString = cty.String
-)
-
 // localKind is the kind of a local value, from its expression.
 func (c *converter) localKind(name string) kind {
 	if k, ok := c.localKinds[name]; ok {

@@ -1,6 +1,8 @@
 package convert
 
 import (
+	"strconv"
+
 	"cuelang.org/go/cue/ast"
 
 	"github.com/tofucue/tofucue/config"
@@ -142,9 +144,9 @@ func (c *converter) fresh(name string) string {
 		n = "v"
 	}
 	for i := 1; c.bound(n); i++ {
-		n = name + "_" + itoa(i)
+		n = name + "_" + strconv.Itoa(i)
 		if !isPlainLabel(n) {
-			n = "v_" + itoa(i)
+			n = "v_" + strconv.Itoa(i)
 		}
 	}
 	return n

@@ -2,10 +2,13 @@ package convert
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"cuelang.org/go/cue/ast"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
 )
@@ -104,9 +107,7 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 		countName := c.letName("count")
 		if cnd, ok := c.zeroOrOne(count); ok {
 			c.push(map[string]binding{"count": {cue: countName}})
-			c.inCount = true
 			inst := body()
-			c.inCount = false
 			c.pop()
 			inst = withLet(inst, countName, &ast.StructLit{Elts: []ast.Decl{field(ident("index"), intLit(0))}})
 			return list(&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: cnd}}, Value: asStruct(inst)}), true, nil
@@ -114,9 +115,7 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 		n, _ := c.expr(count)
 		i := c.fresh("i")
 		c.push(map[string]binding{"count": {cue: countName}, "": {cue: i}})
-		c.inCount = true
 		inst := body()
-		c.inCount = false
 		c.pop()
 		inst = withLet(inst, countName, &ast.StructLit{Elts: []ast.Decl{field(ident("index"), ident(i))}})
 		return list(&ast.Comprehension{
@@ -127,10 +126,6 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 		src, sk := c.expr(forEach)
 		k, v := c.fresh("k"), c.fresh("v")
 		eachName := c.letName("each")
-		c.push(map[string]binding{"each": {cue: eachName}, "": {cue: k, key: k, value: v}})
-		c.inEach = true
-		prevKind := c.eachValueKind
-		c.eachValueKind = kindUnknown
 		keyExpr := ast.Expr(ident(k))
 		var fc *ast.ForClause
 		switch sk {
@@ -138,15 +133,13 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 			fc = &ast.ForClause{Key: ident(k), Value: ident(v), Source: src}
 		case kindList:
 			// A set of strings: each key is the element itself.
-			c.eachValueKind = kindString
 			fc = &ast.ForClause{Value: ident(v), Source: src}
 			keyExpr = ident(v)
 		default:
 			fc = &ast.ForClause{Key: ident(k), Value: ident(v), Source: c.lib("forEach", src)}
 		}
+		c.push(map[string]binding{"each": {cue: eachName}, "": {cue: k, key: k, value: v}})
 		inst := body()
-		c.inEach = false
-		c.eachValueKind = prevKind
 		c.pop()
 		inst = withLet(inst, eachName, &ast.StructLit{Elts: []ast.Decl{field(ident("key"), keyExpr), field(ident("value"), ident(v))}})
 		return &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{
@@ -185,7 +178,7 @@ func (c *converter) zeroOrOne(count hcl.Expression) (ast.Expr, bool) {
 
 func constInt(e hcl.Expression) (int, bool) {
 	lit, ok := config.UnwrapParens(e).(*hclsyntax.LiteralValueExpr)
-	if !ok || lit.Val.IsNull() || !lit.Val.Type().Equals(ctyNumber) {
+	if !ok || lit.Val.IsNull() || !lit.Val.Type().Equals(cty.Number) {
 		return 0, false
 	}
 	bf := lit.Val.AsBigFloat()
@@ -249,27 +242,16 @@ func (c *converter) lifecycleArgs(l *config.Lifecycle) []string {
 				ts[len(ts)-1] = traversalText(t)
 			}
 		}
-		args = append(args, "replace_triggered_by="+attrString(joinComma(ts)))
+		args = append(args, "replace_triggered_by="+attrString(strings.Join(ts, ",")))
 	}
 	return args
-}
-
-func joinComma(ss []string) string {
-	out := ""
-	for i, s := range ss {
-		if i > 0 {
-			out += ","
-		}
-		out += s
-	}
-	return out
 }
 
 // lifecycleChecks adds a resource's preconditions and postconditions to
 // its instance struct as hidden fields that must hold.
 func (c *converter) lifecycleChecks(s *ast.StructLit, l *config.Lifecycle) {
 	for i, r := range l.Preconditions {
-		s.Elts = append(s.Elts, c.checkRule([]string{"_precondition", itoa(i)}, r, true))
+		s.Elts = append(s.Elts, c.checkRule([]string{"_precondition", strconv.Itoa(i)}, r, true))
 	}
 	for i, r := range l.Postconditions {
 		if refersToSelf(r.Condition) || refersToSelf(r.ErrorMessage) {
@@ -277,7 +259,7 @@ func (c *converter) lifecycleChecks(s *ast.StructLit, l *config.Lifecycle) {
 				`A postcondition that refers to "self" is not converted yet.`)
 			continue
 		}
-		s.Elts = append(s.Elts, c.checkRule([]string{"_postcondition", itoa(i)}, r, true))
+		s.Elts = append(s.Elts, c.checkRule([]string{"_postcondition", strconv.Itoa(i)}, r, true))
 	}
 }
 
@@ -313,7 +295,7 @@ func (c *converter) moduleCall(b *hclsyntax.Block) []ast.Decl {
 		args = append(args, "source="+attrString(c.sourceText(mc.Source.Range())))
 	}
 	if mc.VersionExpr != nil {
-		if v, diags := mc.VersionExpr.Value(nil); !diags.HasErrors() && v.Type().Equals(ctyString) && v.IsKnown() && !v.IsNull() {
+		if v, diags := mc.VersionExpr.Value(nil); !diags.HasErrors() && v.Type().Equals(cty.String) && v.IsKnown() && !v.IsNull() {
 			args = append(args, "version="+attrString(v.AsString()))
 		}
 	}
@@ -323,7 +305,7 @@ func (c *converter) moduleCall(b *hclsyntax.Block) []ast.Decl {
 			p := &mc.Providers[i]
 			ps = append(ps, providerRefText(p.InChild)+"="+providerRefText(p.InParent))
 		}
-		args = append(args, "providers="+attrString(joinComma(ps)))
+		args = append(args, "providers="+attrString(strings.Join(ps, ",")))
 	}
 	if len(mc.DependsOn) > 0 {
 		args = append(args, "depends_on="+attrString(traversalList(mc.DependsOn)))
@@ -361,7 +343,7 @@ func (c *converter) provider(b *hclsyntax.Block) []ast.Decl {
 	name := b.Labels[0]
 	alias := ""
 	if a, ok := b.Body.Attributes["alias"]; ok {
-		if v, diags := a.Expr.Value(nil); !diags.HasErrors() && v.Type().Equals(ctyString) && v.IsKnown() && !v.IsNull() {
+		if v, diags := a.Expr.Value(nil); !diags.HasErrors() && v.Type().Equals(cty.String) && v.IsKnown() && !v.IsNull() {
 			alias = v.AsString()
 		}
 	}
@@ -401,7 +383,7 @@ func middlewareNames(refs []config.Reference) string {
 		}
 		names = append(names, traversalText(r.Traversal))
 	}
-	return joinComma(names)
+	return strings.Join(names, ",")
 }
 
 // letName is the name of the let binding that stands for OpenTofu's count

@@ -1,10 +1,9 @@
 package convert
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/big"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -15,22 +14,14 @@ import (
 
 	"github.com/tofucue/tofucue/config"
 	tofufuncs "github.com/tofucue/tofucue/functions"
+	"github.com/tofucue/tofucue/internal/testtree"
 )
 
 // convertSource converts a module made of one main.tf with src, and
 // returns the result and its loaded CUE value.
 func convertSource(t testing.TB, files map[string]string) (*Result, cue.Value) {
 	t.Helper()
-	dir := t.TempDir()
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testtree.Write(t, files)
 	m, diags := config.Load(dir)
 	if diags.HasErrors() {
 		t.Fatalf("loading: %s", diags.Error())
@@ -99,7 +90,7 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 		b []byte
 		v *any
 	}{{a, &x}, {b, &y}} {
-		d := json.NewDecoder(bytesReader(p.b))
+		d := json.NewDecoder(bytes.NewReader(p.b))
 		d.UseNumber()
 		if err := d.Decode(p.v); err != nil {
 			t.Fatalf("%s: %v", p.b, err)

@@ -45,41 +45,30 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 		if !ok {
 			break
 		}
-		k := kindUnknown
 		var ty cty.Type
 		if v := c.m.Variables[name]; v != nil {
 			ty = v.Type
 		}
 		x := selector(ident(varRoot), name)
-		return c.typedSteps(x, ty, rest[1:], k)
+		return c.typedSteps(x, ty, rest[1:])
 	case "local":
 		name, ok := attrName()
 		if !ok {
 			break
 		}
 		return c.steps(selector(ident(localRoot), name), c.localKind(name), rest[1:])
+	// count and each are bound in scope inside the instances of a
+	// declaration that sets count or for_each (see instances), and are
+	// found above; reaching here means the block sets neither.
 	case "count":
 		if name, ok := attrName(); ok && name == "index" {
-			if !c.inCount {
-				return c.unconverted(rng, `Reference to "count" in non-counted context`,
-					`The "count" object can only be used in resource and module blocks that set count.`), kindUnknown
-			}
-			b, _ := c.lookup("count")
-			return c.steps(selector(ident(b.cue), "index"), kindInt, rest[1:])
+			return c.unconverted(rng, `Reference to "count" in non-counted context`,
+				`The "count" object can only be used in resource and module blocks that set count.`), kindUnknown
 		}
 	case "each":
-		name, ok := attrName()
-		if ok && (name == "key" || name == "value") {
-			if !c.inEach {
-				return c.unconverted(rng, `Reference to "each" in context without for_each`,
-					`The "each" object can be used only in blocks that set for_each.`), kindUnknown
-			}
-			k := kindString
-			if name == "value" {
-				k = c.eachValueKind
-			}
-			b, _ := c.lookup("each")
-			return c.steps(selector(ident(b.cue), name), k, rest[1:])
+		if name, ok := attrName(); ok && (name == "key" || name == "value") {
+			return c.unconverted(rng, `Reference to "each" in context without for_each`,
+				`The "each" object can be used only in blocks that set for_each.`), kindUnknown
 		}
 	case "path":
 		if name, ok := attrName(); ok && (name == "module" || name == "root" || name == "cwd") {
@@ -92,11 +81,8 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 			return c.steps(ident(workspaceRoot), kindString, rest[1:])
 		}
 	case "self":
-		if c.self != nil {
-			return c.steps(c.self, kindMap, rest)
-		}
 		return c.unconverted(rng, `Reference to "self" not converted`,
-			`"self" is converted only in postcondition blocks.`), kindUnknown
+			`"self" refers to the resource being configured, which the CUE form has no name for yet.`), kindUnknown
 	case "module":
 		name, ok := attrName()
 		if !ok {
@@ -163,7 +149,7 @@ func (c *converter) steps(x ast.Expr, k kind, t hcl.Traversal) (ast.Expr, kind) 
 
 // typedSteps is steps for a value of a known type, following the type so
 // that the result's kind is known where the type says it.
-func (c *converter) typedSteps(x ast.Expr, ty cty.Type, t hcl.Traversal, _ kind) (ast.Expr, kind) {
+func (c *converter) typedSteps(x ast.Expr, ty cty.Type, t hcl.Traversal) (ast.Expr, kind) {
 	for _, s := range t {
 		switch s := s.(type) {
 		case hcl.TraverseAttr:

@@ -3,6 +3,7 @@ package convert
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
@@ -134,7 +135,7 @@ func (c *converter) validations(v *config.Variable, schema ast.Expr) (ast.Expr, 
 			msg, _ := c.expr(r.ErrorMessage)
 			s.Elts = append(s.Elts, field(ident("error_message"), msg))
 		}
-		outer, inner := c.nested([]string{validateRoot, v.Name, itoa(i)}, s)
+		outer, inner := c.nested([]string{validateRoot, v.Name, strconv.Itoa(i)}, s)
 		inner.Attrs = []*ast.Attribute{attr("validation", attrString("var."+v.Name))}
 		decls = append(decls, outer)
 		c.diags = append(c.diags, &hcl.Diagnostic{
