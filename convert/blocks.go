@@ -2,10 +2,13 @@ package convert
 
 import (
 	"strconv"
+	"strings"
 
 	"cuelang.org/go/cue/ast"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tofucue/tofucue/config"
 )
 
 // terraform converts a terraform block to data in _terraform: the
@@ -104,18 +107,7 @@ func (c *converter) refactor(b *hclsyntax.Block) []ast.Decl {
 		inner.Attrs = []*ast.Attribute{attr("moved", "from="+attrString(from), "to="+attrString(to))}
 		return []ast.Decl{outer}
 	case "import":
-		to, _ := text("to")
-		s := &ast.StructLit{}
-		if a, ok := b.Body.Attributes["id"]; ok {
-			x, _ := c.expr(a.Expr)
-			s.Elts = append(s.Elts, field(ident("id"), x))
-		}
-		if a, ok := b.Body.Attributes["for_each"]; ok {
-			c.unconverted(a.SrcRange, "import for_each not converted", "An import block with for_each is not converted yet.")
-		}
-		outer, inner := c.nested([]string{refactorRoot, "import", to}, s)
-		inner.Attrs = []*ast.Attribute{attr("import", "to="+attrString(to))}
-		return []ast.Decl{outer}
+		return c.importBlock(b, text)
 	case "removed":
 		from, _ := text("from")
 		s := c.staticBody(b.Body)
@@ -124,6 +116,143 @@ func (c *converter) refactor(b *hclsyntax.Block) []ast.Decl {
 		return []ast.Decl{outer}
 	}
 	return nil
+}
+
+// importBlock converts an import block to _refactor: import: TO: {id:
+// ...}. With for_each, the value is a struct keyed by instance key, as for
+// a resource, each instance holding its id and the address it imports to,
+// with the instance keys of the address worked out:
+//
+//	_refactor: import: "aws_instance.web[each.key]": {
+//		for k, v in X {(k): {id: ..., to: "aws_instance.web[\(json.Marshal(k))]"}}
+//	} @import(to="aws_instance.web[each.key]", for_each)
+func (c *converter) importBlock(b *hclsyntax.Block, text func(string) (string, bool)) []ast.Decl {
+	to, _ := text("to")
+	args := []string{"to=" + attrString(to)}
+	idAttr, hasID := b.Body.Attributes["id"]
+	single := func() *ast.StructLit {
+		s := &ast.StructLit{}
+		if hasID {
+			x, _ := c.expr(idAttr.Expr)
+			s.Elts = append(s.Elts, field(ident("id"), x))
+		}
+		return s
+	}
+	var value ast.Expr
+	if fe, ok := b.Body.Attributes["for_each"]; ok {
+		value = c.importInstances(b, fe, single)
+		args = append(args, "for_each")
+	} else {
+		value = single()
+	}
+	outer, inner := c.nested([]string{refactorRoot, "import", to}, value)
+	inner.Attrs = []*ast.Attribute{attr("import", args...)}
+	return []ast.Decl{outer}
+}
+
+// importInstances is the value of an import block with for_each. OpenTofu
+// takes a map (each.key the key), a set (each.key the element) or a list
+// (each.key the index) there; in CUE a set is a list, so the converter
+// must tell a set from a list by the expression: a set function (toset,
+// setunion, ...) or a variable of a set type.
+func (c *converter) importInstances(b *hclsyntax.Block, fe *hclsyntax.Attribute, single func() *ast.StructLit) ast.Expr {
+	toAttr, hasTo := b.Body.Attributes["to"]
+	if !hasTo {
+		return c.unconverted(fe.SrcRange, "import for_each not converted", "An import block needs a to argument.")
+	}
+	src, sk := c.expr(fe.Expr)
+	set := c.isSetExpr(fe.Expr)
+	if sk != kindMap && !set && sk != kindList {
+		return c.unconverted(fe.SrcRange, "import for_each not converted",
+			"import for_each is converted when its value is known to be a map, a set (a set function or a variable of set type) or a list: OpenTofu's instance keys differ between sets and lists, which CUE does not tell apart.")
+	}
+	k, v := c.fresh("k"), c.fresh("v")
+	c.curBody = b.Body
+	eachName := c.letName("each")
+	var fc *ast.ForClause
+	keyExpr := ast.Expr(ident(k))
+	switch {
+	case sk == kindMap:
+		fc = &ast.ForClause{Key: ident(k), Value: ident(v), Source: src}
+	case set:
+		fc = &ast.ForClause{Value: ident(v), Source: src}
+		keyExpr = ident(v)
+	default:
+		fc = &ast.ForClause{Key: ident(k), Value: ident(v), Source: src}
+	}
+	c.push(map[string]binding{"each": {cue: eachName}, "": {cue: k, key: k, value: v}})
+	inst := single()
+	toX := c.addressString(toAttr.Expr)
+	c.pop()
+	inst.Elts = append(inst.Elts, field(ident("to"), toX))
+	inst = withLet(inst, eachName, &ast.StructLit{Elts: []ast.Decl{field(ident("key"), keyExpr), field(ident("value"), ident(v))}}).(*ast.StructLit)
+	label := keyExpr
+	if sk != kindMap && !set {
+		label = interpolation([]any{keyExpr})
+	}
+	return &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{
+		Clauses: []ast.Clause{fc},
+		Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: label}, inst)}},
+	}}}
+}
+
+// isSetExpr reports whether e is known to be a set: a call of a function
+// that returns one, a variable of a set type, or a conditional between
+// such values.
+func (c *converter) isSetExpr(e hclsyntax.Expression) bool {
+	switch e := config.UnwrapParens(e).(type) {
+	case *hclsyntax.FunctionCallExpr:
+		switch strings.TrimPrefix(e.Name, "core::") {
+		case "toset", "setunion", "setintersection", "setsubtract", "setproduct", "fileset":
+			return true
+		}
+	case *hclsyntax.ConditionalExpr:
+		return c.isSetExpr(e.TrueResult) && c.isSetExpr(e.FalseResult)
+	case *hclsyntax.ScopeTraversalExpr:
+		if len(e.Traversal) == 2 && e.Traversal.RootName() == "var" {
+			if a, ok := e.Traversal[1].(hcl.TraverseAttr); ok {
+				if v := c.m.Variables[a.Name]; v != nil && v.Type.IsSetType() {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// addressString writes the address expression of an import block's to
+// argument as a CUE string, its dynamic instance keys worked out as
+// OpenTofu writes them: a string key quoted, a number bare. Keys are
+// quoted as JSON, which is OpenTofu's quoting for every key without
+// control characters, "${" or "%{".
+func (c *converter) addressString(e hclsyntax.Expression) ast.Expr {
+	var parts []any
+	var walk func(e hclsyntax.Expression) bool
+	walk = func(e hclsyntax.Expression) bool {
+		switch e := e.(type) {
+		case *hclsyntax.ScopeTraversalExpr:
+			parts = append(parts, traversalText(e.Traversal))
+			return true
+		case *hclsyntax.RelativeTraversalExpr:
+			if !walk(e.Source) {
+				return false
+			}
+			parts = append(parts, traversalText(append(hcl.Traversal{hcl.TraverseRoot{}}, e.Traversal...)))
+			return true
+		case *hclsyntax.IndexExpr:
+			if !walk(e.Collection) {
+				return false
+			}
+			key, _ := c.expr(e.Key)
+			parts = append(parts, "[", c.std("json", "Marshal", key), "]")
+			return true
+		}
+		return false
+	}
+	if !walk(e) {
+		return c.unconverted(e.Range(), "import for_each not converted", "The to address of an import block with for_each is not a resource address.")
+	}
+	return interpolation(parts)
 }
 
 // middleware converts a middleware block to _middleware: NAME, with the

@@ -60,6 +60,7 @@ type converter struct {
 
 	diags   hcl.Diagnostics
 	reasons []string
+	// libUsed is set when a file written imports the tofu library.
 	libUsed bool
 
 	// featureSymbols are the symbols of opt-in features, which a managed
@@ -80,6 +81,14 @@ type converter struct {
 	usesPath, usesWorkspace bool
 
 	localKinds map[string]kind
+
+	// consts evaluate expressions when converting (see constValue).
+	consts [2]*constEnv
+	// templates are the template files being converted, innermost last.
+	templates []string
+	// templateSrc are the sources of the templates converted, by file
+	// name, for the placeholders of what they hold that is not converted.
+	templateSrc map[string][]byte
 }
 
 // Module converts a loaded module.
@@ -197,6 +206,10 @@ func (c *converter) file(path, name string, f *hcl.File) File {
 
 // format writes a file's declarations with its package clause and imports.
 func (c *converter) format(decls []ast.Decl) []byte {
+	c.pruneImports(decls)
+	if c.imports[libImport] {
+		c.libUsed = true
+	}
 	file := &ast.File{}
 	file.Decls = append(file.Decls, &ast.Package{Name: ident(c.opts.Package)})
 	if len(c.imports) > 0 {
@@ -230,6 +243,34 @@ func (c *converter) format(decls []ast.Decl) []byte {
 		c.reasons = append(c.reasons, "Internal error formatting CUE")
 	}
 	return b
+}
+
+// pruneImports drops the imports that the file's declarations do not use:
+// an argument converted and then left out (a call folded at conversion or
+// reported as not converted) may have asked for one. A package is used
+// where it is the operand of a selector (strings.Join, tofu.#merge); no
+// other identifier takes an imported name, since the converter quotes
+// labels and picks bound names that would shadow one.
+func (c *converter) pruneImports(decls []ast.Decl) {
+	if len(c.imports) == 0 {
+		return
+	}
+	used := map[string]bool{}
+	for _, d := range decls {
+		ast.Walk(d, func(n ast.Node) bool {
+			if s, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := s.X.(*ast.Ident); ok && c.imports[id.Name] {
+					used[id.Name] = true
+				}
+			}
+			return true
+		}, nil)
+	}
+	for n := range c.imports {
+		if !used[n] {
+			delete(c.imports, n)
+		}
+	}
 }
 
 // contextFile declares what OpenTofu's path and terraform objects give:

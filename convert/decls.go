@@ -153,12 +153,15 @@ func (c *converter) output(b *hclsyntax.Block) []ast.Decl {
 // rule must hold: its condition is unified with true, so a false condition
 // is a CUE error, with the rule's message beside it. An assertion of a
 // check block only warns in OpenTofu, so it is kept as a value.
-func (c *converter) checkRule(path []string, r *config.CheckRule, enforced bool) ast.Decl {
+//
+// pre are declarations put first in the rule's struct, such as the let
+// that binds self.
+func (c *converter) checkRule(path []string, r *config.CheckRule, enforced bool, pre ...ast.Decl) ast.Decl {
 	cond, _ := c.expr(r.Condition)
 	if enforced {
 		cond = binary(tokenAND, ast.NewBool(true), cond)
 	}
-	s := &ast.StructLit{Elts: []ast.Decl{field(ident("condition"), cond)}}
+	s := &ast.StructLit{Elts: append(pre, field(ident("condition"), cond))}
 	if r.ErrorMessage != nil {
 		msg, _ := c.expr(r.ErrorMessage)
 		s.Elts = append(s.Elts, field(ident("error_message"), msg))
@@ -181,10 +184,10 @@ func (c *converter) sourceText(rng hcl.Range) string {
 	return strings.TrimSpace(string(rng.SliceBytes(c.src(rng.Filename))))
 }
 
-// src is the bytes of a module file.
+// src is the bytes of a module file or of a template being converted.
 func (c *converter) src(filename string) []byte {
 	if f := c.m.Files[filename]; f != nil {
 		return f.Bytes
 	}
-	return nil
+	return c.templateSrc[filename]
 }

@@ -61,7 +61,11 @@
 // providers) are attribute arguments: @resource(aws_x.y, provider=aws.west,
 // depends_on="module.net"). Nested blocks are lists of objects, static and
 // dynamic ones of a type together in source order; a dynamic block is a
-// list comprehension.
+// list comprehension. A postcondition's self is a let bound to the
+// instance's own field (aws_x.y[each.key]), so that it sees the attributes
+// the engine fills in. An import block with for_each is a struct keyed by
+// instance key, each instance holding its id and its to address with the
+// keys worked out.
 //
 // # Types and validations
 //
@@ -94,15 +98,22 @@
 // meaning is the same, to a CUE expression, to a definition of the tofu
 // package that hcl2cue writes beside the module (pure CUE: convert/lib),
 // or, for constant arguments, at conversion time; a function CUE cannot
-// express is reported. The function table below is generated from the
+// express is reported. What is known at conversion time is what OpenTofu
+// computes whatever the inputs: constants, path.module and local values
+// built from them (evaluated with every input unknown, and with two
+// spellings of the module directory that must agree), so that
+// file("${local.dir}/x.json") is read then, and so is a for expression
+// over fileset that reads every file it lists. A template whose variables
+// are not constants (templatefile, templatestring) is converted like the
+// module's own templates, its names resolved against the variables. The function table below is generated from the
 // registry (go test ./convert -run TestFunctionTable -update-doc) and a
 // test keeps it true.
 //
 // # What is not converted
 //
 // Provisioners and connection blocks (they run programs at apply time),
-// override files, JSON configuration files, provider-defined functions
-// and postconditions that refer to self are reported as not converted:
+// override files, JSON configuration files and provider-defined functions
+// are reported as not converted:
 // each is a diagnostic with its source range, and the placeholder
 // written in its place is error("hcl2cue: not converted: ..."), which
 // stops evaluation there rather than inventing a value.
@@ -123,7 +134,7 @@
 //   - base64sha512 (CUE standard library): `base64.Encode(null, sha512.Sum512(s))`
 //   - basename (CUE standard library): `path.Base(p, path.Unix)`
 //   - bcrypt (unknown at plan): `string`: a random salt makes every hash different
-//   - can (CUE expression): `*(x == x) | false`: true when x evaluates, false when it is an error, unknown while x is
+//   - can (CUE expression): `(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is
 //   - ceil (CUE standard library): `math.Ceil(x)`
 //   - chomp (tofu library): `tofu.#chomp`: the newlines (\n, \r\n, \r) at the end removed
 //   - chunklist (tofu library): `tofu.#chunklist`: lists of at most size elements; size 0 is the whole list as one chunk
@@ -142,21 +153,21 @@
 //   - distinct (tofu library): `tofu.#distinct`: each element where it first occurs
 //   - element (tofu library): `tofu.#element`: `l[mod(i, len(l))]`, so the index wraps around and a negative one counts from the end
 //   - endswith (CUE standard library): `strings.HasSuffix(s, suffix)`
-//   - file (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
-//   - filebase64 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
-//   - filebase64sha256 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
-//   - filebase64sha512 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
-//   - fileexists (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
-//   - filemd5 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
-//   - fileset (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
-//   - filesha1 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
-//   - filesha256 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
-//   - filesha512 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is a constant or under path.module; otherwise not converted
+//   - file (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; also inside a for expression over such values (a fileset); otherwise not converted
+//   - filebase64 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; also inside a for expression over such values (a fileset); otherwise not converted
+//   - filebase64sha256 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; also inside a for expression over such values (a fileset); otherwise not converted
+//   - filebase64sha512 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; also inside a for expression over such values (a fileset); otherwise not converted
+//   - fileexists (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; also inside a for expression over such values (a fileset); otherwise not converted
+//   - filemd5 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; also inside a for expression over such values (a fileset); otherwise not converted
+//   - fileset (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; also inside a for expression over such values (a fileset); otherwise not converted
+//   - filesha1 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; also inside a for expression over such values (a fileset); otherwise not converted
+//   - filesha256 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; also inside a for expression over such values (a fileset); otherwise not converted
+//   - filesha512 (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; also inside a for expression over such values (a fileset); otherwise not converted
 //   - flatten (CUE standard library): `list.FlattenN(l, -1)`
 //   - floor (CUE standard library): `math.Floor(x)`
-//   - format (at conversion): a literal format string becomes a CUE interpolation, each verb formatted as OpenTofu does (`tofu.#fmtint`, `#fmtfloat`, `#fmtstr`, `#fmtv` where flags, width or precision need them); %f %e %g take the digits of the nearest float64; %v of a list or map is not converted; a format string that is not a literal is not converted
+//   - format (at conversion): a literal format string (or one built from constants and local values) becomes a CUE interpolation, each verb formatted as OpenTofu does (`tofu.#fmtint`, `#fmtfloat`, `#fmtstr`, `#fmtv` where flags, width or precision need them); %f %e %g take the digits of the nearest float64; %v of a list or map is not converted there; a format string known only when evaluating, or arguments expanded with ..., go to `tofu.#format`, which reads the format string then with the same verbs (and %v of a list or map as JSON)
 //   - formatdate (at conversion): worked out at conversion when its arguments are constants; otherwise not converted: CUE's time package has no unpadded 24-hour hour and no formatting in the timestamp's own offset by OpenTofu's format letters
-//   - formatlist (at conversion): a list comprehension over the list arguments of a literal format string, formatted as format does; a format string that is not a literal is not converted
+//   - formatlist (at conversion): a list comprehension over the list arguments, each element formatted as format does: with an interpolation for a literal format string, with `tofu.#format` for one known only when evaluating; expanded arguments are not converted
 //   - indent (tofu library): `tofu.#indent`: spaces after every newline
 //   - index (tofu library): `tofu.#index`: the index of the first equal element; none is an error
 //   - issensitive (not converted): CUE has no sensitive values, so whether one is sensitive cannot be answered
@@ -176,7 +187,7 @@
 //   - nonsensitive (CUE expression): the value itself: CUE has no sensitive values
 //   - one (tofu library): `tofu.#one`: the only element, null for an empty list, an error for more
 //   - parseint (CUE standard library): `strconv.ParseInt(s, base, 0)`: Go's big integer parsing, as OpenTofu's; `tofu.#parseint` checks a base that is not a literal (2 to 62)
-//   - pathexpand (at conversion): a constant path not starting with ~ is itself; otherwise not converted: the home directory is the machine's
+//   - pathexpand (tofu library): `tofu.#pathexpand`: a path not starting with ~ is itself; one starting with ~ is an error when evaluated (the home directory is the machine's), and a constant one is not converted
 //   - plantimestamp (unknown at plan): `string`: the time the plan is made
 //   - pow (tofu library): `math.Pow(x, y)` rounded to float64 (`tofu.#float64`), as OpenTofu computes it; a result that is not a whole number may differ from Go's in the last binary digit
 //   - range (tofu library): `tofu.#range`: `list.Range` with OpenTofu's default step (-1 when counting down) and its limit of 1024 elements
@@ -202,8 +213,8 @@
 //   - strrev (tofu library): `tofu.#strrev`: the characters (code points) in reverse order
 //   - substr (tofu library): `tofu.#substr`: `strings.SliceRunes` with OpenTofu's negative offset and length, counting code points
 //   - sum (tofu library): `tofu.#sum`: `list.Sum`, an error for an empty list
-//   - templatefile (at conversion): worked out at conversion (the template read then, only inside the module directory) when the path and the variables are constants; otherwise not converted
-//   - templatestring (not converted): the template is a value known only when the module is evaluated; CUE cannot parse and evaluate an OpenTofu template
+//   - templatefile (at conversion): worked out at conversion when the path and the variables are constants; with other variables, the template, read at conversion (only inside the module directory) when its path is known then, becomes a CUE expression over the variables (`tofu.#template` checks them); a template that calls itself is not converted
+//   - templatestring (at conversion): a template known at conversion (a constant, or local values built from constants) becomes a CUE expression over the variables, as templatefile's does; a template known only when the module is evaluated goes to `tofu.#templatestring`, which evaluates templates whose interpolations are references to the variables (${a.b["k"]}) and fails on function calls, operators and directives, with a warning
 //   - textdecodebase64 (tofu library): `tofu.#textdecodebase64UTF8` when the encoding is a constant naming UTF-8; other encodings only for constant arguments: CUE has no character sets; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded
 //   - textencodebase64 (CUE standard library): `base64.Encode(null, s)` when the encoding is a constant naming UTF-8; other encodings only for constant arguments: CUE has no character sets
 //   - timeadd (at conversion): worked out at conversion when its arguments are constants; otherwise not converted: CUE's time package cannot add a duration and keep the timestamp's offset
@@ -221,7 +232,7 @@
 //   - trimprefix (CUE standard library): `strings.TrimPrefix(s, prefix)`
 //   - trimspace (CUE standard library): `strings.TrimSpace(s)`
 //   - trimsuffix (CUE standard library): `strings.TrimSuffix(s, suffix)`
-//   - try (CUE expression): `*a | b`: the first argument unless it is an error; three or more arguments become `[if a != _|_ {a}, ..., z][0]`
+//   - try (CUE expression): `*a | b`: the first argument unless it is an error; three or more arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {...}][0]`, so that an argument not known yet leaves the result unknown
 //   - type (not converted): only for tofu console; a type is not a value in a module
 //   - upper (CUE standard library): `strings.ToUpper(s)`
 //   - urldecode (CUE standard library): `net.QueryUnescape(s)`; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded

@@ -64,6 +64,9 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 	case *hclsyntax.ObjectConsExpr:
 		return c.object(e), kindMap
 	case *hclsyntax.ForExpr:
+		if x, k, ok := c.foldReads(e); ok {
+			return x, k
+		}
 		return c.forExpr(e)
 	case *hclsyntax.SplatExpr:
 		return c.splat(e)

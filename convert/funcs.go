@@ -102,7 +102,6 @@ func (c *converter) lib(name string, args ...ast.Expr) ast.Expr {
 // call whose last argument is expanded with "...".
 func (c *converter) libList(name string, args ast.Expr) ast.Expr {
 	c.imports[libImport] = true
-	c.libUsed = true
 	def := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#" + name)}
 	argsField := &ast.Field{Label: ident("#args"), Value: args}
 	return &ast.SelectorExpr{

@@ -140,10 +140,16 @@ func (cl *call) strArg(i int) ast.Expr {
 	return cl.lib("tostring", cl.args[i])
 }
 
-// constString is argument i when it is a constant string.
+// constString is argument i when it is a constant string: a literal, or
+// an expression known when converting (local values built from constants,
+// see (*converter).constString).
 func (cl *call) constString(i int) (string, bool) {
 	v, ok := constValue(cl.src[i])
-	if !ok || v.Type() != cty.String {
+	if !ok {
+		s, _, known := cl.c.constString(cl.src[i])
+		return s, known
+	}
+	if v.Type() != cty.String {
 		return "", false
 	}
 	return v.AsString(), true

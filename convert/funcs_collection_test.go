@@ -106,14 +106,12 @@ func TestCollectionFunctionsSameAsOpenTofu(t *testing.T) {
 // reported, with the reason.
 func TestFunctionsNotConverted(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
-		{`format(var.f, "a")`, "not a literal"},
 		{`format("%s %s", "a")`, "needs 2 arguments"},
 		{`format("%s", "a", "b")`, "uses 1 of its 2"},
 		{`format("%c", 65)`, "not valid"},
 		{`format("%z", 1)`, "not valid"},
 		{`format("%v", [1])`, "JSON"},
-		{`format("%s", var.l...)`, "expanded"},
-		{`formatlist(var.f, ["a"])`, "not a literal"},
+		{`formatlist("%s", var.l...)`, "expanded"},
 		{`regex(var.f, "a")`, "not a literal"},
 		{`regex("(a)?b", "b")`, "may take no part"},
 		{`regex("(a)|b", "b")`, "may take no part"},
@@ -124,7 +122,6 @@ func TestFunctionsNotConverted(t *testing.T) {
 		{`setproduct(toset(["a"]), ["b"])`, "may be a set"},
 		{`issensitive("a")`, "sensitive"},
 		{`type("a")`, "console"},
-		{`templatestring(var.f, {})`, "template"},
 		{`parseint("10", 1)`, "between 2 and 62"},
 		{`keys({}, {})`, "one argument"},
 	} {

@@ -8,13 +8,12 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "`*a | b`: the first argument unless it is an error; three or more arguments become `[if a != _|_ {a}, ..., z][0]`", conv: convTry},
-	"can": {how: byExpr, note: "`*(x == x) | false`: true when x evaluates, false when it is an error, unknown while x is", result: kindBool, conv: func(cl *call) ast.Expr {
+	"try": {how: byExpr, note: "`*a | b`: the first argument unless it is an error; three or more arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {...}][0]`, so that an argument not known yet leaves the result unknown", conv: convTry},
+	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is", result: kindBool, conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
 		}
-		x := cl.args[0]
-		return &ast.ParenExpr{X: &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.MUL, X: &ast.ParenExpr{X: binary(token.EQL, x, x)}}, Op: token.OR, Y: ast.NewBool(false)}}
+		return paren(evaluates(cl.args[0], token.NEQ))
 	}},
 	"lookup": {how: byExpr, note: "`m[k]`, and `*m[k] | default` with a default", conv: func(cl *call) ast.Expr {
 		switch {
@@ -56,8 +55,15 @@ var coreFuncs = map[string]function{
 
 // convTry writes try(a, b, ...). Two arguments are a CUE default: a, or b
 // where a is an error; a value that is not known yet stays unknown, as in
-// OpenTofu. CUE drops the default of a nested disjunction once its
-// outer default fails, so more arguments are checked one by one instead.
+// OpenTofu. CUE drops the default of a nested disjunction once its outer
+// default fails, and a comprehension's condition a != _|_ takes a value
+// not known yet for an error, so more arguments are checked one by one,
+// each with evaluates (see there), the next one looked at only where the
+// one before is an error:
+//
+//	[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {
+//		[if (*b | 'error') != 'error' {b}, if (*b | 'error') == 'error' {c}][0]
+//	}][0]
 func convTry(cl *call) ast.Expr {
 	switch {
 	case len(cl.args) == 0 || cl.expand:
@@ -67,14 +73,26 @@ func convTry(cl *call) ast.Expr {
 	case len(cl.args) == 2:
 		return &ast.ParenExpr{X: &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.MUL, X: paren(cl.args[0])}, Op: token.OR, Y: paren(cl.args[1])}}
 	}
-	l := &ast.ListLit{}
 	last := len(cl.args) - 1
-	for _, a := range cl.args[:last] {
-		l.Elts = append(l.Elts, &ast.Comprehension{
-			Clauses: []ast.Clause{&ast.IfClause{Condition: binary(token.NEQ, a, &ast.BottomLit{})}},
-			Value:   embed(a),
-		})
+	x := cl.args[last]
+	for i := last - 1; i >= 0; i-- {
+		a := cl.args[i]
+		x = index(list(
+			&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.NEQ)}}, Value: embed(a)},
+			&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.EQL)}}, Value: embed(x)},
+		), intLit(0))
 	}
-	l.Elts = append(l.Elts, cl.args[last])
-	return index(l, intLit(0))
+	return x
+}
+
+// evaluates is (*x | 'error') != 'error' (op NEQ), or its negation with
+// op EQL: whether x evaluates without an error. No OpenTofu value is CUE
+// bytes, so the default 'error' is taken exactly where x is an error (a
+// struct or list with an error inside is one too); while x is not known
+// yet the comparison is not either, and neither is the result, as in
+// OpenTofu, where CUE's x != _|_ would take it for an error.
+func evaluates(x ast.Expr, op token.Token) ast.Expr {
+	sentinel := func() ast.Expr { return &ast.BasicLit{Kind: token.STRING, Value: "'error'"} }
+	probe := &ast.ParenExpr{X: &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.MUL, X: paren(x)}, Op: token.OR, Y: sentinel()}}
+	return binary(op, probe, sentinel())
 }

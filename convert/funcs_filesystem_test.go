@@ -75,11 +75,11 @@ func TestFileFunctions(t *testing.T) {
 
 func TestFilesystemFunctionsNotConverted(t *testing.T) {
 	for _, c := range []struct{ expr, detail string }{
-		{`file(var.name)`, "is converted only when its path is a constant or under path.module"},
-		{`file("${path.root}/x")`, "is converted only when its path is a constant or under path.module"},
+		{`file(var.name)`, "is converted only when its path is known when converting"},
+		{`file("${path.root}/x")`, "is converted only when its path is known when converting"},
 		{`file("missing.txt")`, "OpenTofu reports an error for this call"},
 		{`file("../outside.txt")`, "OpenTofu reports an error for this call"},
-		{`templatefile("x.tpl", {a = var.a})`, "templatefile is converted only when"},
+		{`templatefile(var.p, {a = var.a})`, "templatefile is converted only when"},
 		{`abspath(".")`, "depends on the directory OpenTofu runs in"},
 		{`pathexpand("~/x")`, "home directory"},
 		{`dirname(path.module)`, ""},

@@ -26,9 +26,9 @@ var stringFuncs = map[string]function{
 	"trimprefix":  {how: byStdlib, note: "`strings.TrimPrefix(s, prefix)`", result: kindString, conv: strStd("TrimPrefix", 2)},
 	"trimsuffix":  {how: byStdlib, note: "`strings.TrimSuffix(s, suffix)`", result: kindString, conv: strStd("TrimSuffix", 2)},
 	"trim":        {how: byStdlib, note: "`strings.Trim(s, cutset)`", result: kindString, conv: strStd("Trim", 2)},
-	"format": {how: byConversion, note: "a literal format string becomes a CUE interpolation, each verb formatted as OpenTofu does (`tofu.#fmtint`, `#fmtfloat`, `#fmtstr`, `#fmtv` where flags, width or precision need them); %f %e %g take the digits of the nearest float64; %v of a list or map is not converted; a format string that is not a literal is not converted",
+	"format": {how: byConversion, note: "a literal format string (or one built from constants and local values) becomes a CUE interpolation, each verb formatted as OpenTofu does (`tofu.#fmtint`, `#fmtfloat`, `#fmtstr`, `#fmtv` where flags, width or precision need them); %f %e %g take the digits of the nearest float64; %v of a list or map is not converted there; a format string known only when evaluating, or arguments expanded with ..., go to `tofu.#format`, which reads the format string then with the same verbs (and %v of a list or map as JSON)",
 		result: kindString, conv: convFormat},
-	"formatlist": {how: byConversion, note: "a list comprehension over the list arguments of a literal format string, formatted as format does; a format string that is not a literal is not converted",
+	"formatlist": {how: byConversion, note: "a list comprehension over the list arguments, each element formatted as format does: with an interpolation for a literal format string, with `tofu.#format` for one known only when evaluating; expanded arguments are not converted",
 		result: kindList, conv: convFormatList},
 	"indent": {how: byLibrary, note: "`tofu.#indent`: spaces after every newline", result: kindString, conv: libCall("indent", 2, 2)},
 	"join":   {how: byStdlib, note: "`strings.Join(l, sep)` for lists of strings; `tofu.#join` writes numbers and bools as strings and joins several lists", result: kindString, conv: convJoin},
@@ -44,7 +44,7 @@ var stringFuncs = map[string]function{
 	}},
 	"strrev":         {how: byLibrary, note: "`tofu.#strrev`: the characters (code points) in reverse order", result: kindString, conv: libCall("strrev", 1, 1)},
 	"substr":         {how: byLibrary, note: "`tofu.#substr`: `strings.SliceRunes` with OpenTofu's negative offset and length, counting code points", result: kindString, conv: libCall("substr", 3, 3)},
-	"templatestring": {how: notConverted, note: "the template is a value known only when the module is evaluated; CUE cannot parse and evaluate an OpenTofu template"},
+	"templatestring": {how: byConversion, note: "a template known at conversion (a constant, or local values built from constants) becomes a CUE expression over the variables, as templatefile's does; a template known only when the module is evaluated goes to `tofu.#templatestring`, which evaluates templates whose interpolations are references to the variables (${a.b[\"k\"]}) and fails on function calls, operators and directives, with a warning", conv: convTemplateString},
 	"title":          {how: byLibrary, note: "`tofu.#title`: Go's strings.Title, which OpenTofu uses (CUE's strings.ToTitle starts words only after spaces)", result: kindString, conv: libCall("title", 1, 1)},
 }
 
@@ -291,7 +291,7 @@ func (cl *call) formatParts() ([]any, string) {
 	if cl.expand {
 		return nil, "The arguments are an expanded list: their number is not known when converting."
 	}
-	f, ok := cl.constString(0)
+	f, ok := cl.formatString()
 	if !ok {
 		return nil, "The format string is not a literal: its verbs must be known when converting."
 	}
@@ -307,9 +307,37 @@ func (cl *call) formatParts() ([]any, string) {
 	return parts, ""
 }
 
+// formatString is the format string of a call when it is known when
+// converting: a literal, or built from constants and local values.
+func (cl *call) formatString() (string, bool) {
+	if len(cl.args) == 0 {
+		return "", false
+	}
+	return cl.constString(0)
+}
+
+// restList is the arguments from i on as one CUE list, with an expanded
+// last argument spliced in.
+func (cl *call) restList(i int) ast.Expr {
+	n := len(cl.args)
+	switch {
+	case !cl.expand:
+		return list(cl.args[i:]...)
+	case i == n-1:
+		return cl.args[n-1]
+	}
+	return cl.std("list", "Concat", list(list(cl.args[i:n-1]...), cl.args[n-1]))
+}
+
 // convFormat writes format(f, args...) with a literal f as an
-// interpolation.
+// interpolation. A format string known only when evaluating, or arguments
+// given as an expanded list, are read by tofu.#format then.
 func convFormat(cl *call) ast.Expr {
+	// The format string itself in an expanded list is not converted.
+	fromList := cl.expand && len(cl.args) == 1
+	if _, known := cl.formatString(); len(cl.args) > 0 && !fromList && (!known || cl.expand) {
+		return cl.lib("format", cl.strArg(0), cl.restList(1))
+	}
 	parts, why := cl.formatParts()
 	if why != "" {
 		return cl.fail(why)
@@ -374,9 +402,13 @@ func (cl *call) formatVerb(v *fmtVerb, x ast.Expr, k kind) (ast.Expr, string) {
 // the other arguments repeated. An argument whose kind is not known is
 // told apart at evaluation.
 func convFormatList(cl *call) ast.Expr {
-	parts, why := cl.formatParts()
-	if why != "" {
-		return cl.fail(why)
+	_, constant := cl.formatString()
+	var parts []any
+	if constant || len(cl.args) == 0 || cl.expand {
+		var why string
+		if parts, why = cl.formatParts(); why != "" {
+			return cl.fail(why)
+		}
 	}
 	c := cl.c
 	args, kinds := cl.args[1:], cl.kinds[1:]
@@ -426,24 +458,30 @@ func convFormatList(cl *call) ast.Expr {
 	for _, u := range unknowns {
 		checks = append(checks, binary(token.LOR, not(isList(u)), binary(token.EQL, ast.NewCall(ident("len"), u), length)))
 	}
-	out := make([]any, 0, len(parts))
-	for _, p := range parts {
-		v, ok := p.(fmtVerb)
-		if !ok {
-			out = append(out, p)
-			continue
+	var str ast.Expr
+	if parts == nil {
+		// A format string known only when evaluating.
+		str = cl.lib("format", cl.strArg(0), list(elem...))
+	} else {
+		out := make([]any, 0, len(parts))
+		for _, p := range parts {
+			v, ok := p.(fmtVerb)
+			if !ok {
+				out = append(out, p)
+				continue
+			}
+			k := kinds[v.arg-1]
+			if k == kindList || k == kindUnknown {
+				k = kindUnknown
+			}
+			x, why := cl.formatVerb(&v, elem[v.arg-1], k)
+			if why != "" {
+				return cl.fail(why)
+			}
+			out = append(out, x)
 		}
-		k := kinds[v.arg-1]
-		if k == kindList || k == kindUnknown {
-			k = kindUnknown
-		}
-		x, why := cl.formatVerb(&v, elem[v.arg-1], k)
-		if why != "" {
-			return cl.fail(why)
-		}
-		out = append(out, x)
+		str = interpolation(out)
 	}
-	str := interpolation(out)
 	var result ast.Expr
 	if length == nil {
 		result = list(str)

@@ -96,6 +96,11 @@ type scope struct {
 	// names maps an OpenTofu name (a for variable, a dynamic block
 	// iterator) to what it is in CUE.
 	names map[string]binding
+	// templateVars is set for the scope of a template (templatefile,
+	// templatestring): the CUE identifier of its variables object. A
+	// template sees nothing of the module: every name not bound inside
+	// it is one of its variables.
+	templateVars string
 }
 
 // binding is what an OpenTofu name in scope stands for.
@@ -107,6 +112,9 @@ type binding struct {
 	iterator   bool
 	key, value string
 	kind       kind
+	// templateVars is set for a template's variable: the CUE identifier
+	// of the variables object it is an attribute of.
+	templateVars string
 }
 
 // lookup finds an OpenTofu name bound in scope.
@@ -114,6 +122,9 @@ func (c *converter) lookup(name string) (binding, bool) {
 	for i := len(c.scopes) - 1; i >= 0; i-- {
 		if b, ok := c.scopes[i].names[name]; ok {
 			return b, true
+		}
+		if tv := c.scopes[i].templateVars; tv != "" {
+			return binding{templateVars: tv}, true
 		}
 	}
 	return binding{}, false
@@ -127,6 +138,9 @@ func (c *converter) bound(cueName string) bool {
 		return true
 	}
 	for _, s := range c.scopes {
+		if s.templateVars == cueName {
+			return true
+		}
 		for _, b := range s.names {
 			if b.cue == cueName || b.key == cueName || b.value == cueName {
 				return true

@@ -61,9 +61,10 @@ func (c *converter) resource(b *hclsyntax.Block) []ast.Decl {
 	args = append(args, c.lifecycleArgs(&r.Lifecycle)...)
 
 	c.curBody = b.Body
+	path := c.resourcePath(mode, r.Type, r.Name)
 	value, multi, extra := c.instances(r.Count, r.ForEach, r.Enabled, func() ast.Expr {
 		s := c.body(b.Body, resourceMeta)
-		c.lifecycleChecks(s, &r.Lifecycle)
+		c.lifecycleChecks(s, &r.Lifecycle, c.selfRef(path))
 		return s
 	})
 	if multi {
@@ -76,7 +77,7 @@ func (c *converter) resource(b *hclsyntax.Block) []ast.Decl {
 	if r.Connection != nil {
 		c.unconverted(b.DefRange(), "Connection block not converted", "Connection blocks serve provisioners, which are not converted.")
 	}
-	outer, inner := c.nested(c.resourcePath(mode, r.Type, r.Name), value)
+	outer, inner := c.nested(path, value)
 	inner.Attrs = []*ast.Attribute{attr(attrName, append([]string{attrString(addr)}, args...)...)}
 	return []ast.Decl{wrapIf(outer, extra)}
 }
@@ -248,19 +249,38 @@ func (c *converter) lifecycleArgs(l *config.Lifecycle) []string {
 }
 
 // lifecycleChecks adds a resource's preconditions and postconditions to
-// its instance struct as hidden fields that must hold.
-func (c *converter) lifecycleChecks(s *ast.StructLit, l *config.Lifecycle) {
+// its instance struct as hidden fields that must hold. A postcondition
+// may refer to the instance itself as self: a let bound to the reference
+// self is (see selfRef), which sees every attribute, those the engine
+// fills in too.
+func (c *converter) lifecycleChecks(s *ast.StructLit, l *config.Lifecycle, self ast.Expr) {
 	for i, r := range l.Preconditions {
 		s.Elts = append(s.Elts, c.checkRule([]string{"_precondition", strconv.Itoa(i)}, r, true))
 	}
 	for i, r := range l.Postconditions {
-		if refersToSelf(r.Condition) || refersToSelf(r.ErrorMessage) {
-			c.unconverted(r.DeclRange, "Postcondition not converted",
-				`A postcondition that refers to "self" is not converted yet.`)
+		path := []string{"_postcondition", strconv.Itoa(i)}
+		if !refersToSelf(r.Condition) && !refersToSelf(r.ErrorMessage) {
+			s.Elts = append(s.Elts, c.checkRule(path, r, true))
 			continue
 		}
-		s.Elts = append(s.Elts, c.checkRule([]string{"_postcondition", strconv.Itoa(i)}, r, true))
+		c.push(map[string]binding{"self": {cue: "self"}})
+		s.Elts = append(s.Elts, c.checkRule(path, r, true, &ast.LetClause{Ident: ident("self"), Expr: self}))
+		c.pop()
 	}
+}
+
+// selfRef is the reference to the instance of the resource at path being
+// converted: the resource itself, or its element for the instance's
+// count.index or each.key, which instances binds.
+func (c *converter) selfRef(path []string) ast.Expr {
+	x := pathExpr(path)
+	if b, ok := c.lookup("each"); ok {
+		return index(x, selector(ident(b.cue), "key"))
+	}
+	if b, ok := c.lookup("count"); ok {
+		return index(x, selector(ident(b.cue), "index"))
+	}
+	return x
 }
 
 func refersToSelf(e hcl.Expression) bool {

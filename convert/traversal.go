@@ -24,17 +24,25 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 	}
 
 	if b, ok := c.lookup(root); ok {
+		if b.templateVars != "" {
+			// A template's variable: an attribute of its variables.
+			return c.steps(selector(ident(b.templateVars), root), kindUnknown, rest)
+		}
 		if b.iterator {
 			// A dynamic block's iterator: ITER.key and ITER.value.
 			name, ok := attrName()
+			if len(rest) > 0 {
+				if ix, isIndex := rest[0].(hcl.TraverseIndex); isIndex && ix.Key.IsKnown() && !ix.Key.IsNull() && ix.Key.Type() == cty.String {
+					name, ok = ix.Key.AsString(), true
+				}
+			}
 			switch {
 			case ok && name == "key":
 				return c.steps(ident(b.key), kindUnknown, rest[1:])
 			case ok && name == "value":
 				return c.steps(ident(b.value), b.kind, rest[1:])
 			}
-			return c.unconverted(rng, "Invalid iterator reference",
-				fmt.Sprintf("The iterator %q has only the attributes key and value.", root)), kindUnknown
+			return c.badIterator(rng, root, b, rest), kindUnknown
 		}
 		return c.steps(ident(b.cue), b.kind, rest)
 	}
@@ -129,6 +137,31 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 	}
 	return c.unconverted(rng, "Reference not converted",
 		fmt.Sprintf("hcl2cue cannot convert the reference %q.", traversalText(t))), kindUnknown
+}
+
+// badIterator converts a reference to a dynamic block's iterator other
+// than ITER.key and ITER.value: the iterator object itself, which is
+// valid, or an attribute it does not have (ITER.name, ITER[0]). OpenTofu evaluates a dynamic block's content only for the blocks
+// it generates, so such a reference is an error only when the for_each
+// value has elements: the CUE is the same object, {key, value}, with the
+// same step applied, which fails in the same place and only when the
+// comprehension yields. It is converted, with a warning, since the source
+// fails as soon as the block is generated.
+func (c *converter) badIterator(rng hcl.Range, root string, b binding, rest hcl.Traversal) ast.Expr {
+	obj := &ast.StructLit{Elts: []ast.Decl{field(ident("key"), ident(b.key)), field(ident("value"), ident(b.value))}}
+	if len(rest) == 0 {
+		// The iterator object itself, which is valid.
+		return obj
+	}
+	c.diags = append(c.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Invalid iterator reference",
+		Detail: fmt.Sprintf("The iterator %q has only the attributes key and value: OpenTofu reports an error here for every block the dynamic block generates, and so does the CUE.",
+			root),
+		Subject: rng.Ptr(),
+	})
+	x, _ := c.steps(obj, kindMap, rest)
+	return x
 }
 
 // steps applies the remaining steps of a traversal: attributes and indexes.

@@ -1,0 +1,244 @@
+package convert
+
+import (
+	"path/filepath"
+	"strings"
+
+	"cuelang.org/go/cue/ast"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	ctyfunction "github.com/zclconf/go-cty/cty/function"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	tofufuncs "github.com/tofucue/tofucue/functions"
+)
+
+// constEnv evaluates expressions when converting, with OpenTofu's own
+// functions, for one spelling of the module directory as path.module.
+// Everything the converter cannot know then (input variables, resources,
+// path.root, names bound by for expressions and instances) is an unknown
+// value, so that a result that is wholly known does not depend on them:
+// it is what OpenTofu computes for every input. Local values are
+// evaluated the same way, on demand, so that one built from path.module
+// and constants is known.
+type constEnv struct {
+	c          *converter
+	pathModule string
+	funcs      map[string]ctyfunction.Function
+	locals     map[string]cty.Value
+	busy       map[string]bool
+}
+
+// constEnvs are the two evaluators of constValue, made once per module:
+// path.module as the module directory, and as another spelling of the
+// same directory, DIR/. (whose base name is "." and whose parent is DIR).
+func (c *converter) constEnvs() ([2]*constEnv, bool) {
+	if c.consts[0] != nil {
+		return c.consts, true
+	}
+	dir, err := filepath.Abs(c.m.Dir)
+	if err != nil {
+		return c.consts, false
+	}
+	funcs := tofufuncs.Table(tofufuncs.Options{BaseDir: dir, PlanTime: true})
+	funcs["plantimestamp"] = ctyfunction.New(&ctyfunction.Spec{
+		Type: ctyfunction.StaticReturnType(cty.String),
+		Impl: func([]cty.Value, cty.Type) (cty.Value, error) { return cty.UnknownVal(cty.String), nil },
+	})
+	// abspath shows the directory OpenTofu runs in.
+	funcs["abspath"] = ctyfunction.New(&ctyfunction.Spec{
+		Params: []ctyfunction.Parameter{{Name: "path", Type: cty.String}},
+		Type:   ctyfunction.StaticReturnType(cty.String),
+		Impl:   func([]cty.Value, cty.Type) (cty.Value, error) { return cty.UnknownVal(cty.String), nil },
+	})
+	// The same directory spelled otherwise, not cleaned: a result built
+	// from the spelling (its length, its base name, its parent) differs.
+	other := dir + string(filepath.Separator) + "."
+	for i, p := range []string{dir, other} {
+		c.consts[i] = &constEnv{c: c, pathModule: p, funcs: funcs, locals: map[string]cty.Value{}, busy: map[string]bool{}}
+	}
+	return c.consts, true
+}
+
+// constValue works e out when converting, where the result is the same
+// whatever the module's inputs: a wholly known value that neither shows
+// nor depends on how the module directory is spelled (it is evaluated
+// with two spellings of path.module, which must agree and must not appear
+// in the result). Diagnostics are OpenTofu's errors for e itself, which
+// OpenTofu reports for every input too.
+func (c *converter) constValue(e hcl.Expression) (cty.Value, hcl.Diagnostics, bool) {
+	envs, ok := c.constEnvs()
+	if !ok || e == nil {
+		return cty.NilVal, nil, false
+	}
+	var vals [2]cty.Value
+	var errs [2]hcl.Diagnostics
+	for i, env := range envs {
+		vals[i], errs[i] = env.eval(e, false)
+	}
+	if errs[0].HasErrors() || errs[1].HasErrors() {
+		// An error with both spellings is OpenTofu's; with one, it
+		// depends on the spelling.
+		if errs[0].HasErrors() && errs[1].HasErrors() {
+			return cty.NilVal, errs[0], false
+		}
+		return cty.NilVal, nil, false
+	}
+	for _, v := range vals {
+		if !v.IsWhollyKnown() {
+			return cty.NilVal, nil, false
+		}
+		b, err := ctyjson.Marshal(v, v.Type())
+		if err != nil || strings.Contains(string(b), envs[0].pathModule) || strings.Contains(string(b), envs[1].pathModule) {
+			return cty.NilVal, nil, false
+		}
+	}
+	if !vals[0].RawEquals(vals[1]) {
+		return cty.NilVal, nil, false
+	}
+	return vals[0], nil, true
+}
+
+// constString is constValue for a string.
+func (c *converter) constString(e hcl.Expression) (string, hcl.Diagnostics, bool) {
+	v, diags, ok := c.constValue(e)
+	if !ok || v.IsNull() || v.Type() != cty.String {
+		return "", diags, false
+	}
+	return v.AsString(), nil, true
+}
+
+// constPath is constValue for a file path, which may show the module
+// directory: the path, relative to the module directory, when it is known
+// when converting and names the same file with both spellings of
+// path.module. A path outside the module directory is returned as it is
+// (the file functions refuse it).
+func (c *converter) constPath(e hcl.Expression) (string, hcl.Diagnostics, bool) {
+	envs, ok := c.constEnvs()
+	if !ok || e == nil {
+		return "", nil, false
+	}
+	dir := envs[0].pathModule
+	var paths [2]string
+	var errs [2]hcl.Diagnostics
+	for i, env := range envs {
+		var v cty.Value
+		v, errs[i] = env.eval(e, false)
+		if errs[i].HasErrors() {
+			continue
+		}
+		if !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+			return "", nil, false
+		}
+		p := v.AsString()
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		paths[i] = filepath.Clean(p)
+	}
+	if errs[0].HasErrors() && errs[1].HasErrors() {
+		return "", errs[0], false
+	}
+	if errs[0].HasErrors() || errs[1].HasErrors() || paths[0] != paths[1] {
+		return "", nil, false
+	}
+	rel, err := filepath.Rel(dir, paths[0])
+	if err != nil || !filepath.IsLocal(rel) {
+		return paths[0], nil, true
+	}
+	return rel, nil, true
+}
+
+// eval evaluates e. A reference to a name bound by the converter (a for
+// variable, each, count, a template's variables) is unknown, unless e is
+// a local value's definition (topLevel), where none of them is in scope.
+func (env *constEnv) eval(e hcl.Expression, topLevel bool) (cty.Value, hcl.Diagnostics) {
+	ctx := &hcl.EvalContext{Functions: env.funcs, Variables: map[string]cty.Value{}}
+	locals := map[string]cty.Value{}
+	for _, t := range e.Variables() {
+		root := t.RootName()
+		if !topLevel {
+			if _, bound := env.c.lookup(root); bound {
+				ctx.Variables[root] = cty.DynamicVal
+				continue
+			}
+		}
+		switch root {
+		case "path":
+			ctx.Variables[root] = cty.ObjectVal(map[string]cty.Value{
+				"module": cty.StringVal(env.pathModule),
+				"root":   cty.UnknownVal(cty.String),
+				"cwd":    cty.UnknownVal(cty.String),
+			})
+		case "local":
+			if len(t) > 1 {
+				if a, ok := t[1].(hcl.TraverseAttr); ok {
+					locals[a.Name] = env.local(a.Name)
+				}
+			}
+		default:
+			ctx.Variables[root] = cty.DynamicVal
+		}
+	}
+	if len(locals) > 0 {
+		ctx.Variables["local"] = cty.ObjectVal(locals)
+	}
+	v, diags := e.Value(ctx)
+	v, _ = v.UnmarkDeep()
+	return v, diags
+}
+
+// local is the value of a local value, unknown where it depends on
+// anything unknown, fails, or refers to itself.
+func (env *constEnv) local(name string) cty.Value {
+	if v, ok := env.locals[name]; ok {
+		return v
+	}
+	l := env.c.m.Locals[name]
+	if l == nil || env.busy[name] {
+		return cty.DynamicVal
+	}
+	env.busy[name] = true
+	v, diags := env.eval(l.Expr, true)
+	delete(env.busy, name)
+	if diags.HasErrors() {
+		v = cty.DynamicVal
+	}
+	env.locals[name] = v
+	return v
+}
+
+// readFuncs are the functions that read the module's files.
+var readFuncs = map[string]bool{
+	"file": true, "fileexists": true, "fileset": true, "filebase64": true,
+	"filebase64sha256": true, "filebase64sha512": true, "filemd5": true,
+	"filesha1": true, "filesha256": true, "filesha512": true, "templatefile": true,
+}
+
+// foldReads works out, when converting, an expression that reads the
+// module's files through names it binds itself, such as
+//
+//	{for f in fileset(path.module, "conf/*.yaml") : f => yamldecode(file("${path.module}/conf/${f}"))}
+//
+// where no single call is known on its own. It applies only to
+// expressions that call a function reading files, and only where the
+// whole value is known (see constValue): it becomes a literal.
+func (c *converter) foldReads(e hclsyntax.Expression) (ast.Expr, kind, bool) {
+	reads := false
+	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && readFuncs[strings.TrimPrefix(call.Name, "core::")] {
+			reads = true
+		}
+		return nil
+	})
+	if !reads {
+		return nil, kindUnknown, false
+	}
+	v, _, ok := c.constValue(e)
+	if !ok {
+		return nil, kindUnknown, false
+	}
+	x, k := c.literal(v, e.Range())
+	return x, k, true
+}

@@ -1,0 +1,65 @@
+package convert
+
+import (
+	"testing"
+
+	"cuelang.org/go/cue"
+)
+
+// TestTryUnknown checks try with three arguments and can where an
+// argument is not known yet (a computed attribute the engine gives as its
+// type): the result stays unknown, as in OpenTofu, instead of falling back
+// as if the argument were an error; once known, it is taken.
+func TestTryUnknown(t *testing.T) {
+	r, _ := convertSource(t, map[string]string{"main.tf": `
+resource "aws_instance" "web" {
+  ami = "ami-1"
+}
+
+locals {
+  obj = { a = 1 }
+}
+
+output "three" {
+  value = try(aws_instance.web.id, local.obj.missing, "fallback")
+}
+
+output "second" {
+  value = try(local.obj.missing, aws_instance.web.id, "fallback")
+}
+
+output "can" {
+  value = can(aws_instance.web.id)
+}
+`})
+	if r.Diagnostics.HasErrors() {
+		t.Fatal(r.Diagnostics.Error())
+	}
+	for _, tc := range []struct {
+		engine string
+		want   map[string]string // output -> JSON, "" for not concrete
+	}{
+		{"aws_instance: web: id: string", map[string]string{"three": "", "second": "", "can": ""}},
+		{`aws_instance: web: id: "i-1"`, map[string]string{"three": `"i-1"`, "second": `"i-1"`, "can": "true"}},
+		// No id at all: an attribute the resource does not have is an
+		// error, in OpenTofu too.
+		{`aws_instance: web: ami: "ami-1"`, map[string]string{"three": `"fallback"`, "second": `"fallback"`, "can": "false"}},
+	} {
+		v, err := r.LoadWith(nil, map[string][]byte{"engine.cue": []byte("package m\n\n" + tc.engine + "\n")})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.engine, err)
+		}
+		for out, want := range tc.want {
+			x := v.LookupPath(cue.ParsePath("output." + out))
+			b, err := x.MarshalJSON()
+			switch {
+			case want == "" && err == nil:
+				t.Errorf("%s: output %s is %s, want it unknown", tc.engine, out, b)
+			case want != "" && err != nil:
+				t.Errorf("%s: output %s: %v, want %s", tc.engine, out, err, want)
+			case want != "" && string(b) != want:
+				t.Errorf("%s: output %s is %s, want %s", tc.engine, out, b, want)
+			}
+		}
+	}
+}
