@@ -17,15 +17,16 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 )
 
-// files makes the functions that read files, confined to baseDir.
+// files makes the functions that read files: relative paths are resolved
+// against baseDir, and nothing outside root is read.
 type files struct {
-	baseDir string
+	baseDir, root string
 }
 
 // outsideError is the error for a path that leads out of the base
 // directory.
 func (f *files) outsideError(p string) error {
-	return fmt.Errorf("cannot use %q: it is outside the module directory %s, and functions here read only files inside it", p, f.baseDir)
+	return fmt.Errorf("cannot use %q: it is outside the module directory %s, and functions here read only files inside it", p, f.root)
 }
 
 // open resolves p (relative paths against the base directory, a leading ~
@@ -36,22 +37,31 @@ func (f *files) open(p string) (root *os.Root, rel string, err error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("failed to expand ~: %w", err)
 	}
-	base, err := filepath.Abs(f.baseDir)
+	base, top, err := f.dirs()
 	if err != nil {
 		return nil, "", err
 	}
 	if !filepath.IsAbs(full) {
 		full = filepath.Join(base, full)
 	}
-	rel, err = filepath.Rel(base, filepath.Clean(full))
+	rel, err = filepath.Rel(top, filepath.Clean(full))
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return nil, "", f.outsideError(p)
 	}
-	root, err = os.OpenRoot(base)
+	root, err = os.OpenRoot(top)
 	if err != nil {
 		return nil, "", err
 	}
 	return root, rel, nil
+}
+
+// dirs gives the absolute base and root directories.
+func (f *files) dirs() (base, root string, err error) {
+	if base, err = filepath.Abs(f.baseDir); err != nil {
+		return "", "", err
+	}
+	root, err = filepath.Abs(f.root)
+	return base, root, err
 }
 
 // escaped tells whether err is os.Root refusing a path (through a symbolic
@@ -179,14 +189,14 @@ func (f *files) fileSetFunc() function.Function {
 		RefineResult: refineNotNull,
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
 			dir, pattern := args[0].AsString(), args[1].AsString()
-			base, err := filepath.Abs(f.baseDir)
+			base, top, err := f.dirs()
 			if err != nil {
 				return cty.UnknownVal(retType), err
 			}
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(base, dir)
 			}
-			relDir, err := filepath.Rel(base, filepath.Clean(dir))
+			relDir, err := filepath.Rel(top, filepath.Clean(dir))
 			if err != nil {
 				return cty.UnknownVal(retType), f.outsideError(args[0].AsString())
 			}
@@ -195,7 +205,7 @@ func (f *files) fileSetFunc() function.Function {
 			if full == ".." || strings.HasPrefix(full, "../") {
 				return cty.UnknownVal(retType), f.outsideError(filepath.Join(args[0].AsString(), pattern))
 			}
-			root, err := os.OpenRoot(base)
+			root, err := os.OpenRoot(top)
 			if err != nil {
 				return cty.UnknownVal(retType), err
 			}

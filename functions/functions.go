@@ -22,6 +22,11 @@ type Options struct {
 	// runs in. The file functions read nothing outside it. Empty means the
 	// current directory.
 	BaseDir string
+	// Root is the directory tree that the file functions may read, when it
+	// is wider than BaseDir: a module tree whose child modules sit beside
+	// or above the root module. Empty means BaseDir. BaseDir must lie in
+	// it.
+	Root string
 	// PlanTime makes the functions whose result is only known when a plan is
 	// applied (bcrypt, timestamp, uuid) return an unknown value of their
 	// result type, as OpenTofu does while it plans.
@@ -48,7 +53,11 @@ func Table(opts Options) map[string]function.Function {
 	if baseDir == "" {
 		baseDir = "."
 	}
-	fs := &files{baseDir: baseDir}
+	root := opts.Root
+	if root == "" {
+		root = baseDir
+	}
+	fs := &files{baseDir: baseDir, root: root}
 
 	t := map[string]function.Function{
 		"abs":              stdlib.AbsoluteFunc,

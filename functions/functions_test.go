@@ -856,6 +856,47 @@ func TestFilesStayInBaseDir(t *testing.T) {
 	}
 }
 
+// TestFilesInRoot checks Options.Root: relative paths resolve against
+// BaseDir, and files anywhere in Root (a sibling module) may be read, but
+// nothing outside it.
+func TestFilesInRoot(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("tree/examples/basic/main.tf", "")
+	write("tree/files/policy.json", "policy")
+	write("secret.txt", "secret")
+	opts := Options{BaseDir: filepath.Join(dir, "tree", "examples", "basic"), Root: filepath.Join(dir, "tree")}
+	for src, want := range map[string]string{
+		`file("../../files/policy.json")`:     `"policy"`,
+		`fileexists("main.tf")`:               `true`,
+		`fileset("../../files", "*.json")`:    `toset(["policy.json"])`,
+		`fileexists("../../files/none.json")`: `false`,
+	} {
+		got, diags := eval(t, opts, src, nil)
+		if diags.HasErrors() {
+			t.Errorf("%s: %s", src, diags.Error())
+			continue
+		}
+		if s := show(got); s != want {
+			t.Errorf("%s = %s, want %s", src, s, want)
+		}
+	}
+	for _, src := range []string{`file("../../../secret.txt")`, `fileset("../../..", "*.txt")`} {
+		if got, diags := eval(t, opts, src, nil); !diags.HasErrors() {
+			t.Errorf("%s read outside the root: %s", src, show(got))
+		}
+	}
+}
+
 func TestRSADecrypt(t *testing.T) {
 	key, err := rsa.GenerateKey(rand.Reader, 1024)
 	if err != nil {
