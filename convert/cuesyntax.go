@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/literal"
@@ -155,7 +156,16 @@ func lineComment(n ast.Node, text string) {
 	ast.AddComment(n, &ast.CommentGroup{Line: true, Position: 10, List: []*ast.Comment{{Text: "//" + prefixSpace(text)}}})
 }
 
+// prefixSpace is the text of a comment line as CUE takes it: after a
+// space, with the characters that CUE's scanner rejects (NUL, a byte
+// order mark, bytes that are not UTF-8) replaced by U+FFFD.
 func prefixSpace(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == 0 || r == '\uFEFF' {
+			return utf8.RuneError
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
 	if s == "" || strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") {
 		return s
 	}
