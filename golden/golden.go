@@ -168,6 +168,11 @@ func Load(name string) (*Case, error) {
 // (txtar sections always end in one).
 func Run(t *testing.T, dir string, fn func(t *testing.T, c *Case) map[string]string) {
 	t.Helper()
+	// Absolute, so that a case may change the working directory.
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
 	if err != nil {
 		t.Fatal(err)

@@ -48,19 +48,10 @@ and its CUE form plan the same changes.`,
 	cflags.BoolVarP(&cf.recursive, "recursive", "r", false, "convert every module directory below DIR, as DIR/... does")
 	cflags.IntVarP(&cf.jobs, "jobs", "j", 0, "modules converted at once (default: one per CPU)")
 
-	var lang, mocks string
-	var vars, varFiles []string
-	plan := &cobra.Command{
-		Use:   "plan [--lang hcl|cue] [--var k=v] [--var-file F] [--mocks F] DIR",
-		Short: "Plan the module in DIR against mock providers and print the plan as JSON",
-		Args:  cobra.ExactArgs(1),
-		RunE:  notImplemented(6),
-	}
-	plan.Flags().StringVar(&lang, "lang", "hcl", "language of the module: hcl or cue")
-	plan.Flags().StringArrayVar(&vars, "var", nil, "set an input variable, as name=value (repeatable)")
-	plan.Flags().StringArrayVar(&varFiles, "var-file", nil, "read input variables from a .tfvars file (repeatable)")
-	plan.Flags().StringVar(&mocks, "mocks", "", "mock provider file in OpenTofu's test syntax")
+	plan := newPlanCommand()
 
+	var mocks string
+	var varFiles []string
 	verify := &cobra.Command{
 		Use:   "verify [--var-file F] [--mocks F] DIR [CUE_DIR]",
 		Short: "Check that the HCL module in DIR and its CUE form plan the same changes",

@@ -1,0 +1,123 @@
+package hcl
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/engine/inputs"
+	"github.com/tofucue/tofucue/internal/corpus"
+)
+
+// corpusModule is a corpus module directory that can be planned: it loads,
+// and every module it calls has a local source.
+type corpusModule struct {
+	rel  string
+	tree *Tree
+}
+
+// plannableCorpus loads every corpus module directory and sorts them into
+// those that can be planned and those that cannot (not modules, remote
+// module sources, load errors), with the reason.
+func plannableCorpus(tb testing.TB) (mods []corpusModule, skipped map[string]int) {
+	skipped = map[string]int{}
+	for _, dir := range corpus.ModuleDirs(tb) {
+		if dir.NotModule != "" || corpus.Templates[dir.Rel] != "" {
+			skipped["not a module"]++
+			continue
+		}
+		tree, diags := Load(dir.Path)
+		if diags.HasErrors() {
+			skipped["does not load"]++
+			continue
+		}
+		if remoteCalls(tree) {
+			skipped["calls modules with registry or remote sources"]++
+			continue
+		}
+		mods = append(mods, corpusModule{rel: dir.Rel, tree: tree})
+	}
+	return mods, skipped
+}
+
+func remoteCalls(t *Tree) bool {
+	for _, m := range t.Modules {
+		for _, c := range m.ModuleCalls {
+			if c.SourceAddr == nil || c.SourceAddr.Kind != config.LocalSource {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestCorpus plans every corpus module whose module calls all have local
+// sources, with inferred schemas and synthesized inputs. Planning must
+// never panic; -v prints the counts and the reasons for failures, by
+// frequency, with one example each.
+func TestCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("planning the corpus is not short")
+	}
+	mods, skipped := plannableCorpus(t)
+	planned := 0
+	reasons := map[string][]string{}
+	for _, cm := range mods {
+		_, diags := Plan(cm.tree, Options{Inputs: inputs.Sources{Synthesize: true}})
+		if !diags.HasErrors() {
+			planned++
+			continue
+		}
+		summary, example := firstError(diags)
+		reasons[summary] = append(reasons[summary], cm.rel+": "+example)
+	}
+	t.Logf("corpus: %d planned, %d failed, of %d plannable; skipped: %v", planned, len(mods)-planned, len(mods), skipped)
+	for _, why := range slices.SortedFunc(maps.Keys(reasons), func(a, b string) int {
+		return cmp.Or(len(reasons[b])-len(reasons[a]), strings.Compare(a, b))
+	}) {
+		t.Logf("%4d  %s  (e.g. %s)", len(reasons[why]), why, reasons[why][0])
+	}
+}
+
+// firstError is the first error's summary, and its detail and position.
+func firstError(diags hcl.Diagnostics) (summary, example string) {
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		example = firstLine(d.Detail)
+		if d.Subject != nil {
+			example = fmt.Sprintf("%s:%d: %s", filepath.Base(d.Subject.Filename), d.Subject.Start.Line, example)
+		}
+		return d.Summary, example
+	}
+	return "", ""
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 140 {
+		s = s[:140] + "..."
+	}
+	return s
+}
+
+// BenchmarkCorpus plans every plannable corpus module once per iteration;
+// ns/module is the time per module.
+func BenchmarkCorpus(b *testing.B) {
+	mods, _ := plannableCorpus(b)
+	b.ResetTimer()
+	for b.Loop() {
+		for _, cm := range mods {
+			_, _ = Plan(cm.tree, Options{Inputs: inputs.Sources{Synthesize: true}})
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(mods)), "ns/module")
+}

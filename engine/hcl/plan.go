@@ -1,0 +1,279 @@
+package hcl
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/engine/inputs"
+	"github.com/tofucue/tofucue/engine/middleware"
+	"github.com/tofucue/tofucue/engine/mock"
+	"github.com/tofucue/tofucue/engine/plan"
+	"github.com/tofucue/tofucue/functions"
+)
+
+// DefaultNow is the time that plantimestamp returns unless Options.Now says
+// otherwise: fixed, so that a plan is the same in every run.
+var DefaultNow = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Options are what a plan is made with besides the module.
+type Options struct {
+	// Inputs are the sources of the root module's variable values.
+	Inputs inputs.Sources
+	// Schemas are the provider schemas given by the user; nil for none.
+	// Every resource type they lack gets a schema inferred from the
+	// module tree.
+	Schemas *mock.Schemas
+	// Mocks are the user's mock values; nil for none.
+	Mocks *mock.Mocks
+	// Now is what plantimestamp returns; zero means DefaultNow.
+	Now time.Time
+	// MaxInstances bounds the resource and module instances of a plan;
+	// zero means the constant MaxInstances.
+	MaxInstances int
+	// Middleware says which of the root module's middleware to run (none
+	// unless Enabled or Only). Plan starts them once the inputs are known
+	// (their command, args and env may use variables) and stops them
+	// before it returns.
+	Middleware middleware.Options
+	// Context ends the plan early (an interrupt) when it is done; nil
+	// means context.Background().
+	Context context.Context
+}
+
+// Tree is a root module with every module it calls through local sources,
+// loaded.
+type Tree struct {
+	Root *config.Module
+	// Modules holds every loaded module by its cleaned directory.
+	Modules map[string]*config.Module
+	// Top is the directory that holds every module of the tree: the file
+	// functions may read inside it.
+	Top string
+}
+
+// Load reads the module in dir and, recursively, every module it calls
+// through a local source path. Load errors of any of them are returned;
+// calls with registry or remote sources are left for the planner to
+// report.
+func Load(dir string) (*Tree, hcl.Diagnostics) {
+	t := &Tree{Modules: map[string]*config.Module{}}
+	root, diags := t.load(filepath.Clean(dir), nil)
+	t.Root = root
+	top, _ := filepath.Abs(dir)
+	for d := range t.Modules {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			continue
+		}
+		top = commonDir(top, abs)
+	}
+	t.Top = top
+	return t, diags
+}
+
+func (t *Tree) load(dir string, from *hcl.Range) (*config.Module, hcl.Diagnostics) {
+	if m, ok := t.Modules[dir]; ok {
+		return m, nil
+	}
+	m, loadDiags := config.Load(dir)
+	var diags hcl.Diagnostics
+	for _, d := range loadDiags {
+		// The loader's warnings are the linter's business.
+		if d.Severity == hcl.DiagError {
+			diags = append(diags, d)
+		}
+	}
+	if m == nil {
+		if len(diags) == 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to load module", Detail: fmt.Sprintf("No module could be read from %s.", dir), Subject: from})
+		}
+		return nil, diags
+	}
+	t.Modules[dir] = m
+	for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
+		call := m.ModuleCalls[name]
+		src := call.SourceAddr
+		if src == nil || src.Kind != config.LocalSource {
+			continue
+		}
+		_, d := t.load(filepath.Join(dir, filepath.FromSlash(src.Path)), call.Source.Range().Ptr())
+		diags = append(diags, d...)
+	}
+	return m, diags
+}
+
+// commonDir is the deepest directory that holds both a and b.
+func commonDir(a, b string) string {
+	for {
+		rel, err := filepath.Rel(a, b)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return a
+		}
+		parent := filepath.Dir(a)
+		if parent == a {
+			return a
+		}
+		a = parent
+	}
+}
+
+// Plan plans the module tree: it collects the root module's inputs,
+// evaluates every module instance in dependency order with the mock
+// providers, and then simulates the apply. The plan is returned even when
+// there are errors, holding what could be planned.
+func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
+	schemas := opts.Schemas
+	if schemas == nil {
+		schemas, _ = mock.LoadSchemas()
+	}
+	schemas.Infer(slices.Collect(maps.Values(t.Modules))...)
+	now := opts.Now
+	if now.IsZero() {
+		now = DefaultNow
+	}
+	p := &planner{
+		ctx:      cmp.Or(opts.Context, context.Background()),
+		tree:     t,
+		provider: mock.New(schemas, opts.Mocks),
+		now:      now,
+		result:   &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}},
+		byAddr:   map[string]*plan.Instance{},
+
+		maxInstances: cmp.Or(opts.MaxInstances, MaxInstances),
+	}
+
+	ins, diags := inputs.Collect(t.Root, opts.Inputs)
+	if diags.HasErrors() {
+		return p.result, diags
+	}
+	vars := map[string]cty.Value{}
+	for name, in := range ins {
+		vars[name] = in.Value
+		p.result.Variables[name] = &plan.Variable{Value: in.Value, Source: in.Source, Synthesized: in.Synthesized}
+	}
+
+	chain, d := p.startMiddleware(vars, opts.Middleware)
+	diags = append(diags, d...)
+	defer func() {
+		if err := chain.Close(); err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Middleware did not stop cleanly", Detail: err.Error()})
+		}
+	}()
+	if d.HasErrors() {
+		return p.result, diags
+	}
+	if note := chain.Note(); note != "" {
+		p.result.Notes = append(p.result.Notes, note)
+	}
+	if len(chain.Running()) > 0 {
+		p.chain = chain
+	}
+
+	for _, phase := range []phase{planning, applying} {
+		p.phase = phase
+		p.instances = 0
+		p.funcs = p.functionTable()
+		p.stageHook(phase, "start")
+		if p.diags.HasErrors() {
+			diags = append(diags, p.diags...)
+			break
+		}
+		root := p.newModule(t.Root, "", nil, nil, vars)
+		p.modules = []*module{root}
+		// Module calls add their instances to the list as they expand.
+		for i := 0; i < len(p.modules); i++ {
+			p.modules[i].evalAll()
+		}
+		if !p.diags.HasErrors() {
+			p.stageHook(phase, "complete")
+		}
+		diags = append(diags, p.diags...)
+		p.diags = nil
+		if diags.HasErrors() {
+			break
+		}
+		root.collectOutputs(p.result)
+	}
+	p.result.Sort()
+	return p.result, unique(diags)
+}
+
+// unique drops repeated diagnostics: both passes report the same warnings.
+func unique(diags hcl.Diagnostics) hcl.Diagnostics {
+	type id struct {
+		summary, detail string
+		subject         hcl.Range
+	}
+	seen := map[id]bool{}
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		k := id{d.Summary, d.Detail, hcl.Range{}}
+		if d.Subject != nil {
+			k.subject = *d.Subject
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+type phase int
+
+const (
+	planning phase = iota
+	applying
+)
+
+// planner holds one plan's state across module instances.
+type planner struct {
+	ctx      context.Context
+	chain    *middleware.Chain
+	tree     *Tree
+	provider *mock.Provider
+	now      time.Time
+	phase    phase
+	funcs    map[string]function.Function
+	result   *plan.Plan
+	byAddr   map[string]*plan.Instance
+	// modules are the module instances of the pass, root first.
+	modules []*module
+	// instances counts the instances expanded in the pass, up to
+	// maxInstances.
+	instances, maxInstances int
+	diags                   hcl.Diagnostics
+	// stack holds the objects being evaluated, innermost last, to name a
+	// cycle.
+	stack []*node
+}
+
+func (p *planner) report(diags ...*hcl.Diagnostic) {
+	p.diags = append(p.diags, diags...)
+}
+
+// functionTable is OpenTofu's functions for this phase: relative paths
+// resolve against the root module's directory (where tofu would run), the
+// file functions read inside the tree's directory, and plantimestamp is
+// p.now.
+func (p *planner) functionTable() map[string]function.Function {
+	base, _ := filepath.Abs(p.tree.Root.Dir)
+	t := functions.Table(functions.Options{BaseDir: base, Root: p.tree.Top, PlanTime: true})
+	now := cty.StringVal(p.now.UTC().Format(time.RFC3339))
+	t["plantimestamp"] = function.New(&function.Spec{
+		Type: function.StaticReturnType(cty.String),
+		Impl: func([]cty.Value, cty.Type) (cty.Value, error) { return now, nil },
+	})
+	return t
+}

@@ -1,0 +1,127 @@
+package hcl
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/engine/inputs"
+	"github.com/tofucue/tofucue/engine/plan"
+)
+
+func TestCommonDir(t *testing.T) {
+	for _, c := range []struct{ a, b, want string }{
+		{"/x/y/examples/basic", "/x/y", "/x/y"},
+		{"/x/y/examples/basic", "/x/y/modules/net", "/x/y"},
+		{"/x/y", "/x/y", "/x/y"},
+		{"/x/ya", "/x/yb", "/x"},
+		{"/a", "/b", "/"},
+	} {
+		if got := commonDir(c.a, c.b); got != c.want {
+			t.Errorf("commonDir(%s, %s) = %s, want %s", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// planFiles writes files into a new directory and plans it.
+func planFiles(t *testing.T, files map[string]string) *plan.Plan {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tree, diags := Load(dir)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	p, diags := Plan(tree, Options{Inputs: inputs.Sources{Synthesize: true}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return p
+}
+
+// A module call's depends_on defers the data sources inside the child
+// (and its children) to apply; without it they are read while planning.
+func TestModuleDependsOnDefersData(t *testing.T) {
+	child := `
+data "aws_region" "r" {}
+module "grandchild" {
+  source = "./inner"
+}
+`
+	inner := `data "aws_caller_identity" "me" {}`
+	for _, c := range []struct {
+		dependsOn string
+		want      plan.Action
+	}{
+		{"", plan.NoOp},
+		{"depends_on = [aws_iam_role.r]", plan.Read},
+	} {
+		p := planFiles(t, map[string]string{
+			"main.tf": `
+resource "aws_iam_role" "r" {
+  name = "x"
+}
+module "child" {
+  source = "./child"
+  ` + c.dependsOn + `
+}
+`,
+			"child/main.tf":       child,
+			"child/inner/main.tf": inner,
+		})
+		for _, in := range p.Instances {
+			if in.Type == "aws_iam_role" {
+				continue
+			}
+			if in.Action != c.want {
+				t.Errorf("%q: %s is %q, want %q", c.dependsOn, in.Addr(), in.Action, c.want)
+			}
+			if !in.Applied.IsWhollyKnown() {
+				t.Errorf("%s is not known after apply: %#v", in.Addr(), in.Applied)
+			}
+		}
+	}
+}
+
+// Planning is deterministic: the same module gives the same plan, values
+// and mock values included, every time.
+func TestDeterministic(t *testing.T) {
+	files := map[string]string{"main.tf": `
+variable "names" {
+  type = set(string)
+}
+resource "aws_instance" "web" {
+  for_each = var.names
+  ami      = "ami-${each.key}"
+}
+output "ids" {
+  value = [for i in aws_instance.web : i.id]
+}
+`}
+	a, b := planFiles(t, files), planFiles(t, files)
+	ja, err := a.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	jb, err := b.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(ja, jb) {
+		t.Errorf("two plans of one module differ:\n%s\n%s", ja, jb)
+	}
+	if ids := a.Outputs["ids"].Applied; !ids.IsWhollyKnown() || ids.LengthInt() != 1 || ids.Index(cty.NumberIntVal(0)).AsString() == "" {
+		t.Errorf("ids after apply = %#v", ids)
+	}
+}

@@ -1,0 +1,460 @@
+package mock
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/refs"
+)
+
+// resolved is what an expression reaches inside a resource: the steps
+// after an instance of the type, or the whole resource (all instances).
+type resolved struct {
+	key   typeKey
+	steps []step
+	whole bool
+}
+
+func (r *resolved) with(steps ...step) *resolved {
+	if r == nil {
+		return nil
+	}
+	if r.whole {
+		// The whole resource followed by more steps: the first index (or
+		// splat) picks an instance; an attribute reaches a single
+		// instance's.
+		if len(steps) > 0 && steps[0].kind != stepAttr {
+			steps = steps[1:]
+		}
+		return &resolved{key: r.key, steps: steps}
+	}
+	out := make([]step, 0, len(r.steps)+len(steps))
+	out = append(append(out, r.steps...), steps...)
+	return &resolved{key: r.key, steps: out}
+}
+
+// elem is the element of the collection r reaches: an instance for the
+// whole resource.
+func (r *resolved) elem() *resolved {
+	if r == nil {
+		return nil
+	}
+	if r.whole {
+		return &resolved{key: r.key}
+	}
+	return r.with(step{kind: stepElem})
+}
+
+// binding is a name that an expression binds: the value variable of a for
+// expression, or the iterator of a dynamic block (whose .value is the
+// element).
+type binding struct {
+	name     string
+	base     *resolved
+	iterator bool
+}
+
+// walker finds the uses of resource attributes in a module's native
+// syntax: references, splats, for expressions over resources, dynamic
+// block iterators, and the contexts that tell a type (function arguments,
+// operators, conditions, for_each and count).
+type walker struct {
+	m     *config.Module
+	inf   *inference
+	scope []binding
+	anon  map[*hclsyntax.AnonSymbolExpr]*resolved
+	self  *typeKey
+}
+
+func (w *walker) record(r *resolved, h hint, f stringForm) {
+	if r == nil || r.whole || len(r.steps) == 0 {
+		return
+	}
+	w.inf.uses[r.key] = append(w.inf.uses[r.key], rawUse{steps: r.steps, hint: h, form: f})
+}
+
+func (w *walker) file(body *hclsyntax.Body) {
+	for _, name := range sortedKeys(body.Attributes) {
+		w.attr(name, body.Attributes[name].Expr)
+	}
+	for _, blk := range body.Blocks {
+		var self *typeKey
+		if len(blk.Labels) == 2 {
+			switch blk.Type {
+			case "resource":
+				self = &typeKey{config.ManagedMode, blk.Labels[0]}
+			case "data":
+				self = &typeKey{config.DataMode, blk.Labels[0]}
+			case "ephemeral":
+				self = &typeKey{config.EphemeralMode, blk.Labels[0]}
+			}
+		}
+		w.self = self
+		w.body(blk.Body)
+		w.self = nil
+	}
+}
+
+func (w *walker) body(body *hclsyntax.Body) {
+	for _, name := range sortedKeys(body.Attributes) {
+		w.attr(name, body.Attributes[name].Expr)
+	}
+	for _, blk := range body.Blocks {
+		if blk.Type == "dynamic" && len(blk.Labels) == 1 {
+			w.dynamic(blk)
+			continue
+		}
+		w.body(blk.Body)
+	}
+}
+
+// attr walks an argument's expression; some argument names tell the type
+// of a value they take whole.
+func (w *walker) attr(name string, expr hclsyntax.Expression) {
+	r := w.expr(expr)
+	switch name {
+	case "for_each":
+		w.record(r, hintMap, formNone)
+	case "count":
+		w.record(r, hintNumber, formNone)
+	case "enabled", "condition":
+		w.record(r, hintBool, formNone)
+	}
+}
+
+func (w *walker) dynamic(blk *hclsyntax.Block) {
+	iterator := blk.Labels[0]
+	var base *resolved
+	if a, ok := blk.Body.Attributes["for_each"]; ok {
+		base = w.expr(a.Expr).elem()
+	}
+	if a, ok := blk.Body.Attributes["iterator"]; ok {
+		if kw := hcl.ExprAsKeyword(a.Expr); kw != "" {
+			iterator = kw
+		}
+	}
+	w.scope = append(w.scope, binding{name: iterator, base: base, iterator: true})
+	defer func() { w.scope = w.scope[:len(w.scope)-1] }()
+	for _, name := range sortedKeys(blk.Body.Attributes) {
+		if name != "for_each" {
+			w.expr(blk.Body.Attributes[name].Expr)
+		}
+	}
+	for _, c := range blk.Body.Blocks {
+		w.body(c.Body)
+	}
+}
+
+// expr records the uses inside an expression and returns what the
+// expression itself reaches, if it is a path into a resource.
+func (w *walker) expr(e hclsyntax.Expression) *resolved {
+	switch e := e.(type) {
+	case nil:
+		return nil
+	case *hclsyntax.ScopeTraversalExpr:
+		r := w.traversal(e.Traversal)
+		w.record(r, 0, formNone)
+		return r
+	case *hclsyntax.RelativeTraversalExpr:
+		r := w.expr(e.Source).with(stepsOf(e.Traversal)...)
+		w.record(r, 0, formNone)
+		return r
+	case *hclsyntax.IndexExpr:
+		coll := w.expr(e.Collection)
+		w.expr(e.Key)
+		r := coll.with(indexStep(e.Key))
+		w.record(r, 0, formNone)
+		return r
+	case *hclsyntax.SplatExpr:
+		src := w.expr(e.Source)
+		if src != nil && !src.whole {
+			w.record(src, hintList, formNone)
+		}
+		w.anon[e.Item] = src.elem()
+		w.expr(e.Each)
+		delete(w.anon, e.Item)
+		return nil
+	case *hclsyntax.AnonSymbolExpr:
+		return w.anon[e]
+	case *hclsyntax.ForExpr:
+		coll := w.expr(e.CollExpr)
+		if coll != nil && !coll.whole {
+			w.record(coll, hintList, formNone)
+		}
+		n := len(w.scope)
+		if e.KeyVar != "" {
+			w.scope = append(w.scope, binding{name: e.KeyVar})
+		}
+		w.scope = append(w.scope, binding{name: e.ValVar, base: coll.elem()})
+		w.expr(e.KeyExpr)
+		w.expr(e.ValExpr)
+		w.expr(e.CondExpr)
+		w.scope = w.scope[:n]
+		return nil
+	case *hclsyntax.FunctionCallExpr:
+		w.call(e)
+		return nil
+	case *hclsyntax.BinaryOpExpr:
+		l, r := w.expr(e.LHS), w.expr(e.RHS)
+		switch e.Op {
+		case hclsyntax.OpAdd, hclsyntax.OpSubtract, hclsyntax.OpMultiply, hclsyntax.OpDivide, hclsyntax.OpModulo,
+			hclsyntax.OpGreaterThan, hclsyntax.OpGreaterThanOrEqual, hclsyntax.OpLessThan, hclsyntax.OpLessThanOrEqual:
+			w.record(l, hintNumber, formNone)
+			w.record(r, hintNumber, formNone)
+		case hclsyntax.OpLogicalAnd, hclsyntax.OpLogicalOr:
+			w.record(l, hintBool, formNone)
+			w.record(r, hintBool, formNone)
+		}
+		return nil
+	case *hclsyntax.UnaryOpExpr:
+		v := w.expr(e.Val)
+		switch e.Op {
+		case hclsyntax.OpLogicalNot:
+			w.record(v, hintBool, formNone)
+		case hclsyntax.OpNegate:
+			w.record(v, hintNumber, formNone)
+		}
+		return nil
+	case *hclsyntax.ConditionalExpr:
+		w.record(w.expr(e.Condition), hintBool, formNone)
+		w.expr(e.TrueResult)
+		w.expr(e.FalseResult)
+		return nil
+	case *hclsyntax.ParenthesesExpr:
+		return w.expr(e.Expression)
+	case *hclsyntax.TemplateWrapExpr:
+		return w.expr(e.Wrapped)
+	case *hclsyntax.TemplateExpr:
+		for _, p := range e.Parts {
+			w.expr(p)
+		}
+		return nil
+	case *hclsyntax.TemplateJoinExpr:
+		w.expr(e.Tuple)
+		return nil
+	case *hclsyntax.TupleConsExpr:
+		for _, x := range e.Exprs {
+			w.expr(x)
+		}
+		return nil
+	case *hclsyntax.ObjectConsExpr:
+		for _, item := range e.Items {
+			w.expr(item.KeyExpr)
+			w.expr(item.ValueExpr)
+		}
+		return nil
+	case *hclsyntax.ObjectConsKeyExpr:
+		if !e.ForceNonLiteral && hcl.ExprAsKeyword(e.Wrapped) != "" {
+			return nil // a bare name is a literal key
+		}
+		w.expr(e.Wrapped)
+		return nil
+	case *hclsyntax.LiteralValueExpr:
+		return nil
+	}
+	// Anything else: its traversals are plain references.
+	for _, t := range e.Variables() {
+		w.record(w.traversal(t), 0, formNone)
+	}
+	return nil
+}
+
+// traversal resolves an absolute traversal: a bound name, self, or a
+// reference to a resource.
+func (w *walker) traversal(t hcl.Traversal) *resolved {
+	if len(t) == 0 {
+		return nil
+	}
+	root := t.RootName()
+	for i := len(w.scope) - 1; i >= 0; i-- {
+		b := w.scope[i]
+		if b.name != root {
+			continue
+		}
+		rest := stepsOf(t[1:])
+		if !b.iterator {
+			return b.base.with(rest...)
+		}
+		if len(rest) == 0 || rest[0].kind != stepAttr || rest[0].name != "value" {
+			return nil
+		}
+		return b.base.with(rest[1:]...)
+	}
+	if root == "self" {
+		if w.self == nil {
+			return nil
+		}
+		return &resolved{key: *w.self, steps: stepsOf(t[1:])}
+	}
+	ref, _ := refs.Parse(t, w.m)
+	return fromRef(ref)
+}
+
+func fromRef(ref *refs.Reference) *resolved {
+	if ref == nil {
+		return nil
+	}
+	switch s := ref.Subject.(type) {
+	case refs.Resource:
+		return &resolved{key: typeKey{s.Mode, s.Type}, whole: true}
+	case refs.ResourceInstance:
+		return &resolved{key: typeKey{s.Resource.Mode, s.Resource.Type}, steps: stepsOf(ref.Remaining)}
+	}
+	return nil
+}
+
+func stepsOf(t hcl.Traversal) []step {
+	var out []step
+	for _, tr := range t {
+		switch s := tr.(type) {
+		case hcl.TraverseAttr:
+			out = append(out, step{kind: stepAttr, name: s.Name})
+		case hcl.TraverseIndex:
+			out = append(out, keyStep(s.Key))
+		case hcl.TraverseSplat:
+			out = append(out, step{kind: stepElem})
+			out = append(out, stepsOf(s.Each)...)
+		}
+	}
+	return out
+}
+
+// keyStep reads an index key: a whole non-negative number is an index, a
+// string a key, anything else an element of a list.
+func keyStep(k cty.Value) step {
+	if k.IsNull() || !k.IsKnown() {
+		return step{kind: stepElem}
+	}
+	switch k.Type() {
+	case cty.String:
+		return step{kind: stepKey, name: k.AsString()}
+	case cty.Number:
+		i, acc := k.AsBigFloat().Int64()
+		if acc == big.Exact && i >= 0 && i < 1<<16 {
+			return step{kind: stepIndex, index: int(i)}
+		}
+	}
+	return step{kind: stepElem}
+}
+
+// indexStep reads the key of an index expression: a constant key as
+// keyStep does, any other an element.
+func indexStep(key hclsyntax.Expression) step {
+	if key == nil || len(key.Variables()) > 0 {
+		return step{kind: stepElem}
+	}
+	v, diags := key.Value(nil)
+	if diags.HasErrors() {
+		return step{kind: stepElem}
+	}
+	return keyStep(v)
+}
+
+// argHint is what a function tells about some of its arguments.
+type argHint struct {
+	first, last int // the argument indexes, last -1 for "to the end"
+	hint        hint
+	form        stringForm
+}
+
+var funcHints = map[string][]argHint{
+	"element":         {{0, 0, hintList, formNone}},
+	"contains":        {{0, 0, hintList, formNone}},
+	"flatten":         {{0, 0, hintList, formNone}},
+	"toset":           {{0, 0, hintList, formNone}},
+	"tolist":          {{0, 0, hintList, formNone}},
+	"distinct":        {{0, 0, hintList, formNone}},
+	"compact":         {{0, 0, hintList, formNone}},
+	"sort":            {{0, 0, hintList, formNone}},
+	"reverse":         {{0, 0, hintList, formNone}},
+	"slice":           {{0, 0, hintList, formNone}},
+	"index":           {{0, 0, hintList, formNone}},
+	"chunklist":       {{0, 0, hintList, formNone}},
+	"one":             {{0, 0, hintList, formNone}},
+	"sum":             {{0, 0, hintList, formNone}},
+	"zipmap":          {{0, 1, hintList, formNone}},
+	"concat":          {{0, -1, hintList, formNone}},
+	"coalescelist":    {{0, -1, hintList, formNone}},
+	"setunion":        {{0, -1, hintList, formNone}},
+	"setintersection": {{0, -1, hintList, formNone}},
+	"setsubtract":     {{0, -1, hintList, formNone}},
+	"setproduct":      {{0, -1, hintList, formNone}},
+	"join":            {{1, -1, hintList, formNone}},
+	"keys":            {{0, 0, hintMap, formNone}},
+	"values":          {{0, 0, hintMap, formNone}},
+	"lookup":          {{0, 0, hintMap, formNone}},
+	"tomap":           {{0, 0, hintMap, formNone}},
+	"transpose":       {{0, 0, hintMap, formNone}},
+	"merge":           {{0, -1, hintMap, formNone}},
+	"min":             {{0, -1, hintNumber, formNone}},
+	"max":             {{0, -1, hintNumber, formNone}},
+	"abs":             {{0, 0, hintNumber, formNone}},
+	"ceil":            {{0, 0, hintNumber, formNone}},
+	"floor":           {{0, 0, hintNumber, formNone}},
+	"signum":          {{0, 0, hintNumber, formNone}},
+	"pow":             {{0, 1, hintNumber, formNone}},
+	"log":             {{0, 1, hintNumber, formNone}},
+	"range":           {{0, -1, hintNumber, formNone}},
+	"tonumber":        {{0, 0, hintNumber, formNone}},
+	"tobool":          {{0, 0, hintBool, formNone}},
+	"cidrsubnet":      {{0, 0, 0, formCIDR}, {1, 2, hintNumber, formNone}},
+	"cidrsubnets":     {{0, 0, 0, formCIDR}, {1, -1, hintNumber, formNone}},
+	"cidrhost":        {{0, 0, 0, formCIDR}, {1, 1, hintNumber, formNone}},
+	"cidrnetmask":     {{0, 0, 0, formCIDR}},
+	"jsondecode":      {{0, 0, 0, formJSON}},
+	"yamldecode":      {{0, 0, 0, formJSON}},
+	"base64decode":    {{0, 0, 0, formBase64}},
+	"timeadd":         {{0, 0, 0, formTime}},
+	"formatdate":      {{1, 1, 0, formTime}},
+}
+
+func (w *walker) call(e *hclsyntax.FunctionCallExpr) {
+	args := make([]*resolved, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = w.expr(a)
+	}
+	name := strings.TrimPrefix(e.Name, "core::")
+	for _, h := range funcHints[name] {
+		last := h.last
+		if last < 0 || last >= len(args) {
+			last = len(args) - 1
+		}
+		for i := h.first; i <= last; i++ {
+			w.record(args[i], h.hint, h.form)
+		}
+	}
+}
+
+// otherFiles reads the uses in files that are not native syntax (JSON),
+// through the references the refs package finds in them.
+func (w *walker) otherFiles() {
+	selfOf := map[string]typeKey{}
+	for _, rs := range []map[string]*config.Resource{w.m.ManagedResources, w.m.DataResources, w.m.EphemeralResources} {
+		for _, r := range rs {
+			selfOf[fmt.Sprintf("%s %q %q", r.Mode.BlockType(), r.Type, r.Name)] = typeKey{r.Mode, r.Type}
+		}
+	}
+	uses, _ := refs.InModule(w.m)
+	for _, u := range uses {
+		f := w.m.Files[u.Traversal.SourceRange().Filename]
+		if f == nil {
+			continue
+		}
+		if _, native := f.Body.(*hclsyntax.Body); native {
+			continue
+		}
+		if _, ok := u.Subject.(refs.Self); ok {
+			if key, ok := selfOf[u.In]; ok {
+				w.record(&resolved{key: key, steps: stepsOf(u.Remaining)}, 0, formNone)
+			}
+			continue
+		}
+		w.record(fromRef(u.Reference), 0, formNone)
+	}
+}

@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/tofucue/tofucue/config"
+	hclengine "github.com/tofucue/tofucue/engine/hcl"
+	"github.com/tofucue/tofucue/engine/inputs"
+	"github.com/tofucue/tofucue/engine/middleware"
+	"github.com/tofucue/tofucue/engine/mock"
+	"github.com/tofucue/tofucue/engine/plan"
+)
+
+const planLong = `plan evaluates the module in DIR as tofu plan and tofu apply would, against
+mock providers, and prints the plan: each resource instance to be created
+(unknown values shown as "(known after apply)"), the output changes, and
+then the values after a simulated apply, in which the mock providers fill in
+every computed attribute. Nothing is downloaded and nothing is run.
+
+Variables come from their defaults, TF_VAR_name, terraform.tfvars,
+*.auto.tfvars, --var-file and --var, in OpenTofu's order of precedence.
+With --synthesize, a variable that has no value gets one made up from its
+type and validation rules (printed with the plan).
+
+Provider schemas come from --schema files (tofu providers schema -json);
+resource types they lack get a schema inferred from the configuration.
+--mocks files set computed values with OpenTofu's test syntax (mock_provider,
+mock_resource, mock_data, override_resource, override_data).
+
+Middleware that the module declares (middleware blocks, attached in the
+terraform and provider blocks) runs only with --middleware or
+--middleware-only NAME: each is started once, called over JSON-RPC at its
+hooks (pre-plan, post-plan, pre-apply, post-apply, plan-stage-*,
+apply-stage-*) and stopped at the end. A fail fails the plan; the metadata
+middleware returns is printed with the plan and stored in its JSON under
+__middleware_metadata__.
+
+Exit status: 0 planned, 1 the module has errors (printed with their source),
+2 usage or I/O error.`
+
+// planFlags are the options of hcl2cue plan.
+type planFlags struct {
+	lang       string
+	inputs     inputs.Sources
+	mocks      []string
+	schemas    []string
+	synthesize bool
+	json       bool
+	middleware middleware.Options
+}
+
+func newPlanCommand() *cobra.Command {
+	var f planFlags
+	cmd := &cobra.Command{
+		Use:   "plan [--lang hcl|cue] [--var k=v] [--var-file F] [--mocks F] [--schema F] [--synthesize] [--json] DIR",
+		Short: "Plan the module in DIR against mock providers",
+		Long:  planLong,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return f.run(args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.lang, "lang", "hcl", "language of the module: hcl or cue")
+	fl.Var(f.inputs.VarFlag(), "var", "set an input variable, as name=value (repeatable)")
+	fl.Var(f.inputs.VarFileFlag(), "var-file", "read input variables from a .tfvars or .tfvars.json file (repeatable)")
+	fl.StringArrayVar(&f.mocks, "mocks", nil, "mock values in OpenTofu's test syntax (repeatable)")
+	fl.StringArrayVar(&f.schemas, "schema", nil, "provider schemas from tofu providers schema -json (repeatable)")
+	fl.BoolVar(&f.synthesize, "synthesize", false, "make up values for variables that have none, from their types")
+	fl.BoolVar(&f.json, "json", false, "print the plan as JSON, in OpenTofu's plan format")
+	fl.BoolVar(&f.middleware.Enabled, "middleware", false, "run the middleware that the module declares, at its hook points")
+	fl.StringArrayVar(&f.middleware.Only, "middleware-only", nil, "run only this middleware (repeatable; implies --middleware)")
+	fl.DurationVar(&f.middleware.Timeout, "middleware-timeout", middleware.DefaultTimeout, "how long a middleware may take to answer one call")
+	return cmd
+}
+
+func (f *planFlags) run(dir string, stdout, stderr io.Writer) error {
+	switch f.lang {
+	case "hcl":
+	case "cue":
+		return &exitError{code: ExitError, err: fmt.Errorf("plan --lang cue: %w (issue 7)", errNotImplemented)}
+	default:
+		return &exitError{code: ExitError, err: fmt.Errorf("--lang %q: must be hcl or cue", f.lang)}
+	}
+	if fi, err := os.Stat(dir); err != nil {
+		return &exitError{code: ExitError, err: err}
+	} else if !fi.IsDir() || !config.IsModuleDir(dir) {
+		return &exitError{code: ExitError, err: fmt.Errorf("%s: not a module directory", dir)}
+	}
+	opts, diags := f.options()
+	opts.Middleware.Stderr = stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts.Context = ctx
+	if diags.HasErrors() {
+		writeDiagnostics(stderr, diags)
+		return &exitError{code: ExitError}
+	}
+	tree, diags := hclengine.Load(dir)
+	if diags.HasErrors() {
+		writeDiagnostics(stderr, diags)
+		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: the module does not load", dir)}
+	}
+	p, diags := hclengine.Plan(tree, opts)
+	writeDiagnostics(stderr, diags)
+	if diags.HasErrors() {
+		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: planning failed", dir)}
+	}
+	return writePlan(stdout, p, f.json)
+}
+
+// options reads the schema and mock files and gathers the inputs.
+func (f *planFlags) options() (hclengine.Options, hcl.Diagnostics) {
+	schemas, diags := mock.LoadSchemas(f.schemas...)
+	var mocks *mock.Mocks
+	if len(f.mocks) > 0 {
+		var d hcl.Diagnostics
+		mocks, d = mock.LoadMocks(f.mocks...)
+		diags = append(diags, d...)
+	}
+	in := f.inputs
+	in.Environ = os.Environ()
+	in.AutoFiles = true
+	in.Synthesize = f.synthesize
+	return hclengine.Options{
+		Inputs:     in,
+		Schemas:    schemas,
+		Mocks:      mocks,
+		Middleware: f.middleware,
+	}, diags
+}
+
+func writePlan(w io.Writer, p *plan.Plan, asJSON bool) error {
+	if !asJSON {
+		if err := p.WriteText(w); err != nil {
+			return &exitError{code: ExitError, err: err}
+		}
+		return nil
+	}
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err == nil {
+		_, err = w.Write(append(b, '\n'))
+	}
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	return nil
+}
