@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -77,6 +78,9 @@ func TestCorpus(t *testing.T) {
 		}
 		summary, example := firstError(diags)
 		reasons[summary] = append(reasons[summary], cm.rel+": "+example)
+		if os.Getenv("TOFUCUE_CORPUS_ALL") != "" {
+			t.Logf("FAIL %s: %s: %s", cm.rel, summary, example)
+		}
 	}
 	t.Logf("corpus: %d planned, %d failed, of %d plannable; skipped: %v", planned, len(mods)-planned, len(mods), skipped)
 	for _, why := range slices.SortedFunc(maps.Keys(reasons), func(a, b string) int {
@@ -107,6 +111,20 @@ func firstLine(s string) string {
 		s = s[:140] + "..."
 	}
 	return s
+}
+
+// BenchmarkCorpusLoad loads every plannable corpus module tree once per
+// iteration: the baseline for BenchmarkCorpus (planning includes no
+// loading), ns/module the time per module.
+func BenchmarkCorpusLoad(b *testing.B) {
+	mods, _ := plannableCorpus(b)
+	b.ResetTimer()
+	for b.Loop() {
+		for _, cm := range mods {
+			_, _ = Load(cm.tree.Root.Dir)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(mods)), "ns/module")
 }
 
 // BenchmarkCorpus plans every plannable corpus module once per iteration;

@@ -289,6 +289,7 @@ locals {
   zone    = aws_eks_cluster.c.tags_all["zone"]
   mixed   = [aws_eks_cluster.c.obj.a, aws_eks_cluster.c.obj["b"]]
   third   = aws_eks_cluster.c.list[2]
+  azs     = slice(aws_eks_cluster.c.zones, 0, 4)
 }
 `})
 	s := &Schemas{}
@@ -317,6 +318,10 @@ locals {
 	v := generate("aws_eks_cluster.c", cty.GetAttrPath("list"), b.Attributes["list"].Type, b.Attributes["list"].shape)
 	if v.LengthInt() != 3 {
 		t.Errorf("list has %d elements, want 3 (index 2 is used)", v.LengthInt())
+	}
+	zones := generate("aws_eks_cluster.c", cty.GetAttrPath("zones"), b.Attributes["zones"].Type, b.Attributes["zones"].shape)
+	if zones.LengthInt() != 4 {
+		t.Errorf("zones has %d elements, want 4 (slice(zones, 0, 4) is used)", zones.LengthInt())
 	}
 	tags := generate("aws_eks_cluster.c", cty.GetAttrPath("tags_all"), b.Attributes["tags_all"].Type, b.Attributes["tags_all"].shape)
 	if !tags.Type().IsMapType() || !tags.HasIndex(cty.StringVal("zone")).True() {

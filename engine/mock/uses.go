@@ -429,6 +429,19 @@ func (w *walker) call(e *hclsyntax.FunctionCallExpr) {
 			w.record(args[i], h.hint, h.form)
 		}
 	}
+	// slice(list, start, END) and element(list, INDEX) with a constant
+	// bound need a list that long, as an index does.
+	bound := map[string]int{"slice": 2, "element": 1}
+	if i, ok := bound[name]; ok && len(args) > i && args[0] != nil {
+		if s := indexStep(e.Args[i]); s.kind == stepIndex {
+			if name == "slice" {
+				s.index--
+			}
+			if s.index >= 0 {
+				w.record(args[0].with(s), 0, formNone)
+			}
+		}
+	}
 }
 
 // otherFiles reads the uses in files that are not native syntax (JSON),
