@@ -41,7 +41,9 @@
 //     (or a dynamic block with labels) is a NestingMap block instead. In
 //     JSON files a property is a nested block only when native syntax
 //     uses it as one; otherwise it is an argument.
-//   - An attribute that is referenced but never set is Computed. The
+//   - An attribute that is referenced but never set is Computed; one that
+//     is set and also referenced is Optional and Computed (left null, as
+//     most such provider attributes, the provider chooses it). The
 //     references (read as the refs package reads them) are aws_x.y.attr,
 //     aws_x.y[0].attr, aws_x.y["k"].attr, self.attr in the resource's own
 //     provisioners, connection and conditions, and also splats

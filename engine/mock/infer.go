@@ -228,8 +228,10 @@ func buildBlock(sb *setBlock, uses []rawUse) *Block {
 	for name := range sb.attrs {
 		if _, isBlock := sb.blocks[name]; !isBlock {
 			// The uses of an argument shape the value generated when its
-			// configuration is never known.
-			b.Attributes[name] = &Attribute{Type: cty.DynamicPseudoType, Optional: true, shape: nodes[name]}
+			// configuration is never known. An argument that is also
+			// referenced is optional and computed, as most such provider
+			// attributes are: left null, the provider chooses it.
+			b.Attributes[name] = &Attribute{Type: cty.DynamicPseudoType, Optional: true, Computed: nodes[name] != nil, shape: nodes[name]}
 		}
 	}
 	for name, node := range nodes {

@@ -79,7 +79,7 @@ func TestInfer(t *testing.T) {
 		want  string
 	}{
 		{
-			name: "arguments are dynamic, referenced ones computed, id always",
+			name: "arguments are dynamic, referenced ones computed (also when set), id always",
 			files: map[string]string{"main.tf": `
 resource "aws_vpc" "main" {
   cidr_block = "10.0.0.0/16"
@@ -90,7 +90,7 @@ output "cidr" { value = aws_vpc.main.cidr_block }
 `},
 			typ: "aws_vpc",
 			want: `arn: string computed
-cidr_block: dynamic optional
+cidr_block: dynamic optional computed
 id: string computed
 tags: dynamic optional`,
 		},
@@ -198,7 +198,7 @@ output "owner" { value = data.aws_ami.u.most_recent }
 			typ:  "aws_ami",
 			want: `id: string computed
 image_id: string computed
-most_recent: dynamic optional
+most_recent: dynamic optional computed
 filter (list block):
   name: dynamic optional
   values: dynamic optional`,
