@@ -169,6 +169,11 @@ func outputText(v cty.Value, sensitive bool, indent string) string {
 	return valueText(v, indent)
 }
 
+// FormatValue renders a value as the plan's text does: HCL syntax, nested
+// values on lines of their own, "(known after apply)" for unknowns and
+// "(sensitive value)" for sensitive parts.
+func FormatValue(v cty.Value) string { return valueText(v, "") }
+
 // valueText renders a value as HCL, indenting nested lines with indent.
 func valueText(v cty.Value, indent string) string {
 	if v == cty.NilVal {
