@@ -119,6 +119,9 @@ func (c *converter) blockBody(b *hclsyntax.Block) ast.Expr {
 //
 // A map or object is iterated in the order of its keys, as OpenTofu does.
 func (c *converter) dynamic(b *hclsyntax.Block) ast.Expr {
+	if len(b.Labels) != 1 {
+		return c.unconverted(b.DefRange(), "Invalid dynamic block", "A dynamic block needs one label: the type of the blocks it makes.")
+	}
 	var forEach hcl.Expression
 	iterName := b.Labels[0]
 	var content *hclsyntax.Block
