@@ -338,46 +338,7 @@ func unknownTree(v cty.Value, output bool) any {
 }
 
 func unknownPart(v cty.Value) any {
-	if !v.IsKnown() {
-		return true
-	}
-	if v.IsNull() {
-		return nil
-	}
-	ty := v.Type()
-	switch {
-	case ty.IsObjectType() || ty.IsMapType():
-		m := map[string]any{}
-		for k, e := range v.AsValueMap() {
-			if t := unknownPart(e); t != nil {
-				m[k] = t
-			}
-		}
-		if len(m) == 0 {
-			return nil
-		}
-		return m
-	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
-		if v.LengthInt() == 0 {
-			return nil
-		}
-		l := []any{}
-		found := false
-		for _, e := range v.AsValueSlice() {
-			t := unknownPart(e)
-			if t == nil {
-				t = false
-			} else {
-				found = true
-			}
-			l = append(l, t)
-		}
-		if !found {
-			return nil
-		}
-		return l
-	}
-	return nil
+	return partTree(v, func(x cty.Value) bool { return !x.IsKnown() })
 }
 
 // sensitiveTree is after_sensitive / sensitive_values: true where v is
@@ -394,7 +355,15 @@ func sensitiveTree(v cty.Value, output bool) any {
 }
 
 func sensitivePart(v cty.Value) any {
-	if v.HasMark(SensitiveMark) {
+	return partTree(v, func(x cty.Value) bool { return x.HasMark(SensitiveMark) })
+}
+
+// partTree is the tree of the parts of v that is picks: true for a part
+// picked whole; for a collection, an object of its picked attributes or a
+// list with every element's tree (false for the unpicked); nil when no
+// part is picked.
+func partTree(v cty.Value, is func(cty.Value) bool) any {
+	if is(v) {
 		return true
 	}
 	v, _ = v.Unmark()
@@ -406,7 +375,7 @@ func sensitivePart(v cty.Value) any {
 	case ty.IsObjectType() || ty.IsMapType():
 		m := map[string]any{}
 		for k, e := range v.AsValueMap() {
-			if t := sensitivePart(e); t != nil {
+			if t := partTree(e, is); t != nil {
 				m[k] = t
 			}
 		}
@@ -421,7 +390,7 @@ func sensitivePart(v cty.Value) any {
 		l := []any{}
 		found := false
 		for _, e := range v.AsValueSlice() {
-			t := sensitivePart(e)
+			t := partTree(e, is)
 			if t == nil {
 				t = false
 			} else {
