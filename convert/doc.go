@@ -72,7 +72,9 @@
 // Type constraints become CUE schema (see schema): string, number, bool,
 // [...T] for list and set, {[string]: T} for map, [A, B] for tuple, _ for
 // any, close({a!: T}) for objects, *null | T for an optional attribute and
-// *d | T for one with a default. A variable's default is the CUE default.
+// *d | T for one with a default. A variable's default is the CUE default;
+// a map or object default is closed (*close({...}) | T), so that a value
+// given for the variable replaces it instead of adding keys to it.
 // A validation condition that CUE states exactly (an enumeration, a
 // regular expression, a range, a length) narrows the input's schema; any
 // other is kept under _validation with its message for the engine, and

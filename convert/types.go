@@ -16,13 +16,18 @@ import (
 )
 
 // inputSchema is the CUE schema of an input variable: its type constraint,
-// with the default as CUE's default.
+// with the default as CUE's default (closed when it is a struct).
 func (c *converter) inputSchema(v *config.Variable) ast.Expr {
 	s := c.schema(v.Type, v.TypeDefaults)
 	if v.Required() {
 		return s
 	}
 	d, _ := c.literal(v.Default, v.DeclRange())
+	if _, ok := d.(*ast.StructLit); ok {
+		// A default map or object is closed: a value given for the
+		// variable replaces it rather than adding keys to it.
+		d = ast.NewCall(ident("close"), d)
+	}
 	return defaulted(d, s)
 }
 
