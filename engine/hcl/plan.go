@@ -206,28 +206,7 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 		root.collectOutputs(p.result)
 	}
 	p.result.Sort()
-	return p.result, unique(diags)
-}
-
-// unique drops repeated diagnostics: both passes report the same warnings.
-func unique(diags hcl.Diagnostics) hcl.Diagnostics {
-	type id struct {
-		summary, detail string
-		subject         hcl.Range
-	}
-	seen := map[id]bool{}
-	var out hcl.Diagnostics
-	for _, d := range diags {
-		k := id{d.Summary, d.Detail, hcl.Range{}}
-		if d.Subject != nil {
-			k.subject = *d.Subject
-		}
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, d)
-		}
-	}
-	return out
+	return p.result, plan.UniqueDiagnostics(diags)
 }
 
 type phase int

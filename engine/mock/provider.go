@@ -124,7 +124,7 @@ func (p *Provider) run(r *Request, planned cty.Value, fill, final bool) (cty.Val
 		cfg, cfgMarks = cfg.UnmarkDeepWithPaths()
 		if !cfg.IsNull() && cfg.IsKnown() {
 			if errs := cfg.Type().TestConformance(ty); len(errs) > 0 {
-				conv, err := convert.Convert(complete(cfg, ty), ty)
+				conv, err := convert.Convert(Complete(cfg, ty), ty)
 				if err != nil {
 					diags = append(diags, &hcl.Diagnostic{
 						Severity: hcl.DiagError,
@@ -155,11 +155,11 @@ func (p *Provider) run(r *Request, planned cty.Value, fill, final bool) (cty.Val
 	return v.MarkWithPaths(cfgMarks).MarkWithPaths(plannedMarks), diags
 }
 
-// complete adds the attributes a configuration object lacks, as nulls, at
-// every level where the schema expects an object, so that a caller may
-// leave out what is not set. Collections come back as tuples and objects,
-// for convert to turn into the schema's types.
-func complete(v cty.Value, ty cty.Type) cty.Value {
+// Complete adds the attributes an object lacks, as nulls, at every level
+// where ty expects an object, so that a caller may leave out what is not
+// set (an absent attribute is null, as hcldec decodes it). Collections
+// come back as tuples and objects, for convert to turn into ty's types.
+func Complete(v cty.Value, ty cty.Type) cty.Value {
 	if v.IsNull() || !v.IsKnown() || ty == cty.DynamicPseudoType {
 		return v
 	}
@@ -169,7 +169,7 @@ func complete(v cty.Value, ty cty.Type) cty.Value {
 		vals := map[string]cty.Value{}
 		for name, aty := range ty.AttributeTypes() {
 			if vt.HasAttribute(name) {
-				vals[name] = complete(v.GetAttr(name), aty)
+				vals[name] = Complete(v.GetAttr(name), aty)
 			} else {
 				vals[name] = cty.NullVal(aty)
 			}
@@ -184,7 +184,7 @@ func complete(v cty.Value, ty cty.Type) cty.Value {
 		var elems []cty.Value
 		for it := v.ElementIterator(); it.Next(); {
 			_, e := it.Element()
-			elems = append(elems, complete(e, ty.ElementType()))
+			elems = append(elems, Complete(e, ty.ElementType()))
 		}
 		if len(elems) == 0 {
 			return v
@@ -194,12 +194,19 @@ func complete(v cty.Value, ty cty.Type) cty.Value {
 		elems := map[string]cty.Value{}
 		for it := v.ElementIterator(); it.Next(); {
 			k, e := it.Element()
-			elems[k.AsString()] = complete(e, ty.ElementType())
+			elems[k.AsString()] = Complete(e, ty.ElementType())
 		}
 		if len(elems) == 0 {
 			return v
 		}
 		return cty.ObjectVal(elems)
+	case ty.IsTupleType() && vt.IsTupleType() && len(ty.TupleElementTypes()) == len(vt.TupleElementTypes()):
+		etys := ty.TupleElementTypes()
+		elems := v.AsValueSlice()
+		for i := range elems {
+			elems[i] = Complete(elems[i], etys[i])
+		}
+		return cty.TupleVal(elems)
 	}
 	return v
 }
