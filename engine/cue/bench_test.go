@@ -1,0 +1,112 @@
+package cue
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+
+	"github.com/tofucue/tofucue/convert"
+	hclengine "github.com/tofucue/tofucue/engine/hcl"
+	"github.com/tofucue/tofucue/engine/mock"
+)
+
+// chainModule is n resources, each referring to the previous one's id.
+func chainModule(n int) string {
+	var b strings.Builder
+	b.WriteString("resource \"null_resource\" \"r0\" {\n  triggers = { prev = \"start\" }\n}\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "resource \"null_resource\" \"r%d\" {\n  triggers = { prev = null_resource.r%d.id }\n}\n", i, i-1)
+	}
+	fmt.Fprintf(&b, "output \"last\" {\n  value = null_resource.r%d.id\n}\n", n-1)
+	return b.String()
+}
+
+// fanModule is one resource and n-1 others that all refer to its id.
+func fanModule(n int) string {
+	var b strings.Builder
+	b.WriteString("resource \"null_resource\" \"hub\" {\n  triggers = { name = \"hub\" }\n}\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "resource \"null_resource\" \"r%d\" {\n  triggers = { hub = null_resource.hub.id }\n}\n", i)
+	}
+	return b.String()
+}
+
+// countFanModule is one resource and a counted one of n-1 instances that
+// refer to its id.
+func countFanModule(n int) string {
+	return fmt.Sprintf(`resource "null_resource" "hub" {
+  triggers = { name = "hub" }
+}
+resource "null_resource" "spoke" {
+  count    = %d
+  triggers = { hub = null_resource.hub.id, index = count.index }
+}
+output "ids" {
+  value = null_resource.spoke[*].id
+}
+`, n-1)
+}
+
+// benchSizes are the numbers of resource instances of the generated
+// modules; 5000 is the issue's largest size.
+var benchSizes = []int{10, 100, 1000, 5000}
+
+// BenchmarkPlan plans generated modules of 10 to 5000 resource instances,
+// in a chain, a fan of declarations and a fan of counted instances, with
+// both evaluators in the same run. ns/instance is the time of one plan
+// (plan and apply pass) per resource instance; the load of the module
+// (HCL parsing, CUE building) is outside the timing.
+func BenchmarkPlan(b *testing.B) {
+	shapes := []struct {
+		name string
+		gen  func(int) string
+	}{{"chain", chainModule}, {"fan", fanModule}, {"countfan", countFanModule}}
+	for _, shape := range shapes {
+		for _, n := range benchSizes {
+			dir := writeFiles(b, map[string]string{"main.tf": shape.gen(n)})
+			tree, diags := hclengine.Load(dir)
+			if diags.HasErrors() {
+				b.Fatal(diags)
+			}
+			b.Run(fmt.Sprintf("%s/%d/hcl", shape.name, n), func(b *testing.B) {
+				for b.Loop() {
+					s, _ := mock.LoadSchemas()
+					p, diags := hclengine.Plan(tree, hclengine.Options{Schemas: s})
+					if diags.HasErrors() || len(p.Instances) != n {
+						b.Fatalf("%d instances: %s", len(p.Instances), diags)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/instance")
+			})
+			r := convert.Module(tree.Root, convert.Options{})
+			schemas, _ := mock.LoadSchemas()
+			schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+			provider := mock.New(schemas, nil)
+			b.Run(fmt.Sprintf("%s/%d/cue", shape.name, n), func(b *testing.B) {
+				for b.Loop() {
+					b.StopTimer()
+					v := loadConverted(b, r)
+					b.StartTimer()
+					p, diags := PlanValue(v, Options{Provider: provider})
+					if diags.HasErrors() || len(p.Instances) != n {
+						b.Fatalf("%d instances: %s", len(p.Instances), diags)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/instance")
+			})
+		}
+	}
+}
+
+func loadConverted(b *testing.B, r *convert.Result) cue.Value {
+	v, err := r.LoadWith(cuecontext.New(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return v
+}

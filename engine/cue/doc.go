@@ -1,0 +1,158 @@
+// Package cue plans a module written in CUE, in the attribute-annotated
+// form that hcl2cue convert writes (package convert), as engine/hcl plans
+// the HCL module: against the same mock providers (engine/mock), with the
+// same input values, into the same [plan.Plan]. hcl2cue verify compares
+// the two plans.
+//
+// # The program
+//
+// [Plan] loads a directory written by `hcl2cue convert -o` (its cue.mod
+// and the tofu library) with cue/load; [PlanValue] takes a value already
+// built. The engine finds what it works with by attributes, walking the
+// program's fields (hidden ones included, definitions and lists not, and
+// not inside an annotated field): @input(NAME), @resource(TYPE.NAME),
+// @data(TYPE.NAME), @ephemeral(TYPE.NAME), @output(NAME), a trailing [*]
+// for a declaration with several instances, @validation, @path and
+// @terraform (for required_providers). It never reads the HCL source.
+//
+// Everything the engine adds, it adds by unification, as the CUE article
+// describes:
+//
+//   - Inputs (Options.Inputs, the final values the HCL side used) are
+//     unified at their @input fields, one FillPath each. Numbers are exact
+//     literals (whole numbers ints); a null is *null | _, so that a field
+//     whose type admits null keeps its default null as a disjunction. A
+//     value that conflicts with the field's constraints is "Invalid value
+//     for input variable" at the CUE source; an input without a value is
+//     "No value for required variable". The rules the converter kept for
+//     the engine (@validation) are then checked.
+//   - _path.cwd is the absolute path of Options.ModuleDir, as path.cwd is
+//     on the HCL side.
+//   - Each resource instance is completed with its shape: a null for
+//     every attribute of its schema (Options.Provider's) that the
+//     configuration leaves out, an empty list or struct (null for a
+//     single block) for each nested block type it has no block of, and
+//     for every computed attribute it leaves out (or leaves null by
+//     default) the attribute's type and !=null, in list and map blocks
+//     too. References to an instance then see what references see on the
+//     HCL side: every attribute, with the provider's values once they are
+//     known. All instances' shapes go in with one unification.
+//   - The values the provider decides (computed attributes, planned or
+//     applied) are unified into the program at their paths, a batch at a
+//     time.
+//
+// # Instances
+//
+// A declaration without [*] is one instance. With [*], its value is a
+// list, one instance per element keyed by index (count), or a struct, one
+// instance per field keyed by name (for_each); which of the two is told
+// from the source. A declaration whose instances cannot be told yet (the
+// list or struct waits for a value known only after apply) is "Invalid
+// count argument" or "Invalid for_each argument", with engine/hcl's
+// details. A declaration that a false `if` leaves out has no instance.
+// Instance addresses are engine/hcl's: aws_subnet.main["foo"],
+// aws_eip.ip[0], data.aws_ami.x.
+//
+// A configuration is decoded with its schema, as hcldec decodes a body on
+// the HCL side: one attribute per schema attribute (absent ones null),
+// each converted to the attribute's type with go-cty's conversion, nested
+// blocks from lists of structs (structs keyed by label for map blocks); a
+// field the schema does not know is "Unsupported argument", a missing
+// required one "Missing required argument". What is not concrete is
+// unknown; structs are objects and lists tuples where the type is dynamic.
+// The attributes the engine put there itself (the computed ones) are
+// taken as absent.
+//
+// # Dependencies
+//
+// Which declaration refers to which is read from the CUE program with
+// tools/flow's dependency analysis (flow.New, never run: its tasks are the
+// resource declarations), which follows references through locals, lets
+// and comprehensions. A declaration's references to itself (a
+// postcondition's self) do not count. The graph orders the plan pass and
+// names a cycle ("Cycle: a, b", an error at the first one's source; the
+// declarations of the cycle are still planned with what is known, as
+// engine/hcl plans them). It never decides a value.
+//
+// # The plan pass
+//
+// Declarations are planned in dependency order, each instance as
+// engine/hcl plans it, with the same mock.Request (address, mode, type,
+// provider key from the provider argument or the type's prefix): a managed
+// resource is planned (action create); a data source is read while
+// planning (no-op) when its configuration is wholly known and its
+// depends_on names only data sources, and otherwise planned as a read
+// during apply (read); ephemeral resources are read and not recorded.
+// What a read (or a plan whose mocks say override_during = plan) makes
+// known is unified into the program before the next declaration is
+// evaluated; nothing else changes the program, so a module without data
+// sources is evaluated once. Planned values of managed resources are
+// unknown where the configuration is not concrete, as on the HCL side.
+// The provider's name is the schema file's, else the one required_providers
+// gives, else registry.opentofu.org/hashicorp/NAME. Attributes the schema
+// marks sensitive are marked.
+//
+// # The apply pass: gradual evaluation
+//
+// The apply pass starts again from the program with its inputs and
+// shapes, and applies by gradual evaluation: in rounds, every instance
+// whose configuration is concrete now (among those whose declaration's
+// dependencies are all applied) is planned and applied with the mock
+// provider (a data source read), and the values the provider decided for
+// the whole batch are unified into the program with one unification; the
+// program is then evaluated again. When a round finds no concrete
+// instance but some candidates, their configuration will not be known
+// before apply (timestamp, uuid): they are applied as they are, as
+// engine/hcl applies a configuration still unknown, and the values the
+// provider gave those attributes are unified in too. When there is no
+// candidate at all, the instances left wait on each other: "Cycle" names
+// them.
+//
+// Gradual evaluation costs one evaluation of the whole program per round,
+// and a chain of n resources takes n rounds: n² work where engine/hcl
+// evaluates each expression once (measured: a 1000-resource chain took
+// 34 s). The apply pass therefore first speculates (see speculate.go):
+// every computed string attribute is given a marker string naming it, the
+// program is evaluated once, and every instance whose configuration is
+// then concrete is applied in the order of the markers it holds, each
+// marker replaced by the value the provider gave; their values go in with
+// one unification and the rounds take the rest (configurations that use a
+// computed number, list or map, or a function of a marker that does not
+// evaluate). At the end every speculated instance's configuration in the
+// final program must be exactly what it was applied with; if one is not
+// (a function of a marker gave a value that substitution did not mend:
+// upper, substr, a comparison), the apply pass runs again from the start
+// without speculation. The result is always that of gradual evaluation.
+//
+// After each pass, outputs (@output; sensitive when its attribute says
+// so) are decoded from the program, preconditions and postconditions
+// (_precondition, _postcondition of an instance) are checked (errors, the
+// error_message as detail), check block assertions (_check) too
+// (warnings), and the program's remaining errors (conflicts) are reported
+// at their CUE source. A condition not known yet is skipped.
+//
+// # Differences from engine/hcl
+//
+//   - Module calls (@module) are not planned: each is an error. The
+//     converted directory holds the root module only.
+//   - CUE has no marks: values derived from sensitive variables are not
+//     marked (schema-sensitive attributes and sensitive outputs are).
+//   - Types: CUE has structs and lists, not cty's maps, sets, objects and
+//     tuples. Values of attributes with a known type are converted to it;
+//     dynamically typed ones, and outputs, are objects and tuples where the
+//     HCL side may have maps and lists. An unknown's type may differ too.
+//     Compare plans by value (see the comparison in the tests).
+//   - A computed attribute that the configuration sets to a concrete null
+//     (a conditional that gives null) stays null in CUE, where the HCL
+//     side's provider decides it: a CUE value cannot be changed once
+//     concrete. One null by default (an input left null) is decided.
+//   - A computed list or map attribute left null by default whose CUE
+//     type is a list ([...string]) reads as an empty list before apply.
+//   - Elements of nested set blocks do not get the computed values the
+//     provider gives them: set elements cannot be matched by place.
+//   - A variable's validation and a precondition are evaluated by CUE:
+//     their errors (a condition that CUE cannot evaluate) are failures.
+//   - The plan's variables hold Options.Inputs (Source "input"), or the
+//     CUE default decoded (Source "default").
+//   - Middleware is not run.
+package cue

@@ -1,0 +1,656 @@
+package cue
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/errors"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/engine/mock"
+	"github.com/tofucue/tofucue/engine/plan"
+)
+
+// schemas expands every resource declaration that can be expanded from
+// the inputs alone and completes each instance with its shape (nulls,
+// empty blocks, the schema types of its computed attributes), all in one
+// unification, as the article unifies each resource with its provider
+// schema. It returns the program so completed and records the shapes by
+// path.
+func (p *planner) schemas(v cue.Value) cue.Value {
+	p.shapes = map[string]*shape{}
+	p.expanded = map[int][]*instance{}
+	var f fills
+	for _, d := range p.resources {
+		insts, ok := p.expand(d, v, false)
+		if !ok {
+			continue
+		}
+		p.expanded[d.index] = insts
+		for _, in := range insts {
+			if in.shape.partial {
+				// Found again, when the configuration can be listed.
+				continue
+			}
+			p.shapes[in.path.String()] = in.shape
+			in.shape.addTo(&f)
+		}
+	}
+	return f.apply(p.ctx, v)
+}
+
+// planPass plans every instance, declaration by declaration in
+// dependency order. A data source read now, and a managed resource whose
+// mocks give computed values at plan time, has its values unified into
+// the program before the declarations after it are evaluated; nothing
+// else changes the program, so that a module without data sources is
+// evaluated once.
+func (p *planner) planPass(v cue.Value) {
+	p.typed = p.schemas(v)
+	cur := p.typed
+	var f fills
+	for _, i := range p.order {
+		d := p.resources[i]
+		if !f.empty() {
+			cur = f.apply(p.ctx, cur)
+		}
+		// The instances found before the engine added anything stay
+		// the instances: a field the engine adds never makes one.
+		insts, ok := p.expanded[d.index]
+		if !ok {
+			insts, ok = p.expand(d, cur, true)
+		}
+		if !ok {
+			continue
+		}
+		for _, in := range insts {
+			if p.byAddr[in.addr] != nil {
+				p.report(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate resource instance", Detail: fmt.Sprintf("Two declarations make the instance %s.", in.addr), Subject: d.pos})
+				continue
+			}
+			p.byAddr[in.addr] = in
+			p.instances = append(p.instances, in)
+			if in.shape.partial {
+				in.shape = shapeOf(cur.LookupPath(in.path), in.block, in.path)
+			}
+			p.planInstance(in, cur, &f)
+		}
+	}
+	if !f.empty() {
+		cur = f.apply(p.ctx, cur)
+	}
+	p.planned = cur
+	p.conditions(cur)
+	p.collectOutputs(cur, false)
+	p.conflicts(cur)
+}
+
+// planInstance plans one instance as engine/hcl does: the configuration
+// decoded with the schema, then the mock provider's plan (managed), or a
+// read (a data source whose configuration is known and that does not
+// wait for a pending change), or a plan of the read (one that must wait
+// for apply).
+func (p *planner) planInstance(in *instance, cur cue.Value, f *fills) {
+	dec := &decoder{}
+	cfg := dec.block(cur.LookupPath(in.path), in.block, in.shape.skip, nil)
+	p.report(dec.diags...)
+	if dec.failed {
+		return
+	}
+	req := p.request(in, cfg)
+	action := plan.Create
+	switch {
+	case in.d.mode != config.ManagedMode && cfg.IsWhollyKnown() && !dataDeferred(in.d):
+		action = plan.NoOp
+	case in.d.mode != config.ManagedMode:
+		action = plan.Read
+	}
+	var val cty.Value
+	var diags hcl.Diagnostics
+	if action == plan.NoOp {
+		val, diags = p.provider.Read(req)
+	} else {
+		val, diags = p.provider.Plan(req)
+	}
+	if p.providerDiags(in, diags) {
+		return
+	}
+	val = markSensitive(in.block, val)
+	if in.d.mode != config.EphemeralMode {
+		in.rec = &plan.Instance{
+			Mode:         in.d.mode,
+			Type:         in.d.typ,
+			Name:         in.d.rname,
+			Key:          in.key,
+			ProviderName: p.providerName(in.d),
+			Action:       action,
+			Planned:      val,
+		}
+		p.result.Instances = append(p.result.Instances, in.rec)
+	}
+	if _, typed := p.shapes[in.path.String()]; !typed {
+		in.shape.addTo(f)
+	}
+	for _, c := range in.shape.computed {
+		if av := at(val, c.at); av != cty.NilVal && av.IsKnown() && !av.IsNull() {
+			p.fillComputed(cur, c, av, f)
+		}
+	}
+}
+
+// providerDiags reports the mock provider's diagnostics at the
+// declaration and tells whether there was an error.
+func (p *planner) providerDiags(in *instance, diags hcl.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Subject == nil {
+			d.Subject = in.d.pos
+		}
+	}
+	p.report(diags...)
+	return diags.HasErrors()
+}
+
+// request is the mock provider's request for an instance.
+func (p *planner) request(in *instance, cfg cty.Value) mock.Request {
+	return mock.Request{Addr: in.addr, Mode: in.d.mode, Type: in.d.typ, Provider: providerKey(in.d), Config: cfg}
+}
+
+// applyPass applies every instance by gradual evaluation. It starts again
+// from the program with its inputs and schema types and repeats rounds:
+// every instance whose configuration is concrete now (a batch) is planned
+// and applied with the mock provider, and the values the provider
+// decided (the computed attributes) of the whole batch are unified into
+// the program at once; the program is then evaluated again. Only the
+// instances whose declaration's dependencies are all applied are looked
+// at. When a round finds no concrete instance but some of those
+// candidates, their configuration will not be known before apply (a
+// timestamp, a uuid): they are applied as they are, as engine/hcl applies
+// a configuration that is still unknown. When there is no candidate at
+// all, the remaining instances wait on each other: each is reported.
+func (p *planner) applyPass() {
+	var f fills
+	for _, in := range p.instances {
+		if _, typed := p.shapes[in.path.String()]; !typed {
+			in.shape.addTo(&f)
+		}
+	}
+	start := f.apply(p.ctx, p.typed)
+	cur := p.gradual(p.speculate(start))
+	if p.verify(cur) {
+		p.finish(cur)
+		return
+	}
+	// The speculation guessed wrong somewhere: apply again without it.
+	p.stats.fellBack = true
+	for _, in := range p.instances {
+		in.applied = false
+		in.speculative = cty.NilVal
+		in.appliedValue = cty.NilVal
+		if in.rec != nil {
+			in.rec.Applied = cty.NilVal
+		}
+	}
+	p.finish(p.gradual(start))
+}
+
+// finish records the applied program's outputs and checks its
+// conditions.
+func (p *planner) finish(cur cue.Value) {
+	p.applied = cur
+	p.conditions(cur)
+	p.collectOutputs(cur, true)
+	p.conflicts(cur)
+	p.diags = plan.UniqueDiagnostics(p.diags)
+}
+
+// conflicts reports the errors of the program that no declaration's
+// evaluation met (a conflict in a field nothing refers to), each at its
+// CUE source: those at a position already reported are left out, and so
+// are the values that are only incomplete.
+func (p *planner) conflicts(cur cue.Value) {
+	err := cur.Validate()
+	if err == nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, d := range p.diags {
+		if d.Subject != nil {
+			seen[d.Subject.Filename+":"+strconv.Itoa(d.Subject.Start.Byte)] = true
+		}
+	}
+	for _, e := range errors.Errors(err) {
+		if cue.IsIncomplete(e) {
+			continue
+		}
+		for _, d := range errorDiags(e, "Invalid CUE value", nil) {
+			if d.Subject != nil && seen[d.Subject.Filename+":"+strconv.Itoa(d.Subject.Start.Byte)] {
+				continue
+			}
+			p.report(d)
+		}
+	}
+}
+
+// gradual runs the rounds of the apply pass on the instances not applied
+// yet.
+func (p *planner) gradual(cur cue.Value) cue.Value {
+	left := make([]int, len(p.resources))
+	for _, in := range p.instances {
+		if !in.applied {
+			left[in.d.index]++
+		}
+	}
+	ready := func(d *decl) bool {
+		for _, on := range p.deps[d.index] {
+			if left[on] > 0 {
+				return false
+			}
+		}
+		return true
+	}
+	pending := slices.DeleteFunc(slices.Clone(p.instances), func(in *instance) bool { return in.applied })
+	for len(pending) > 0 {
+		var f fills
+		var held []*instance
+		var heldCfg []cty.Value
+		progressed := false
+		for _, in := range pending {
+			if !ready(in.d) {
+				continue
+			}
+			dec := &decoder{}
+			cfg := dec.block(cur.LookupPath(in.path), in.block, in.shape.skip, nil)
+			p.report(dec.diags...)
+			if dec.failed {
+				// Reported; the instance cannot be applied.
+				in.applied = true
+				left[in.d.index]--
+				progressed = true
+				continue
+			}
+			if !cfg.IsWhollyKnown() {
+				held = append(held, in)
+				heldCfg = append(heldCfg, cfg)
+				continue
+			}
+			p.applyInstance(cur, in, cfg, &f)
+			left[in.d.index]--
+			progressed = true
+		}
+		if !progressed {
+			if len(held) == 0 {
+				p.stuck(pending)
+				break
+			}
+			for i, in := range held {
+				p.applyInstance(cur, in, heldCfg[i], &f)
+				left[in.d.index]--
+			}
+		}
+		pending = slices.DeleteFunc(pending, func(in *instance) bool { return in.applied })
+		cur = f.apply(p.ctx, cur)
+		p.stats.rounds++
+	}
+	return cur
+}
+
+// stuck reports the instances that no round could apply.
+func (p *planner) stuck(pending []*instance) {
+	var names []string
+	for _, in := range pending {
+		names = append(names, in.addr)
+	}
+	p.report(&hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Cycle: " + strings.Join(names, ", "),
+		Detail:   "These instances wait on each other's values, so none of them can be applied first.",
+		Subject:  pending[0].d.pos,
+	})
+	for _, in := range pending {
+		in.applied = true
+	}
+}
+
+// applyInstance applies one instance with its configuration: plan and
+// apply for a managed resource, a read for a data source (or the plan of
+// a read whose configuration is still unknown). The values the provider
+// decided are added to f.
+func (p *planner) applyInstance(cur cue.Value, in *instance, cfg cty.Value, f *fills) {
+	in.applied = true
+	req := p.request(in, cfg)
+	var val cty.Value
+	var diags hcl.Diagnostics
+	switch {
+	case in.d.mode == config.ManagedMode:
+		val, diags = p.provider.Plan(req)
+		if !diags.HasErrors() {
+			var d hcl.Diagnostics
+			val, d = p.provider.Apply(req, val)
+			diags = append(diags, d...)
+		}
+	case cfg.IsWhollyKnown():
+		val, diags = p.provider.Read(req)
+	default:
+		val, diags = p.provider.Plan(req)
+	}
+	if p.providerDiags(in, diags) {
+		return
+	}
+	in.appliedValue = val
+	if in.rec != nil {
+		in.rec.Applied = markSensitive(in.block, val)
+	}
+	p.fillApplied(cur, in, cfg, val, f)
+}
+
+// fillApplied adds to f what the provider decided for an instance: its
+// computed attributes and, for a configuration that was not wholly known
+// when it was applied, the values the provider gave those attributes.
+func (p *planner) fillApplied(cur cue.Value, in *instance, cfg, val cty.Value, f *fills) {
+	val, _ = val.UnmarkDeep()
+	if val.IsNull() || !val.IsKnown() || !val.Type().IsObjectType() {
+		return
+	}
+	for _, c := range in.shape.computed {
+		if av := at(val, c.at); av != cty.NilVal && av.IsKnown() && !av.IsNull() {
+			p.fillComputed(cur, c, av, f)
+		}
+	}
+	if cfg.IsWhollyKnown() || !cfg.Type().IsObjectType() {
+		return
+	}
+	for _, name := range sortedKeys(val.Type().AttributeTypes()) {
+		if in.block.Attributes[name] == nil || !cfg.Type().HasAttribute(name) || cfg.GetAttr(name).IsWhollyKnown() || in.shape.skip["."+name] {
+			continue
+		}
+		if av := val.GetAttr(name); av.IsKnown() {
+			f.add(join(in.path, cue.Str(name)), encode(av))
+		}
+	}
+}
+
+// fillComputed adds a computed attribute's value to f, unless the
+// program cannot take it: an attribute null by default whose CUE type
+// does not admit the provider's value keeps its null.
+func (p *planner) fillComputed(cur cue.Value, c computedAttr, v cty.Value, f *fills) {
+	x := encode(v)
+	if c.byDefault {
+		if fatal(cur.LookupPath(c.path).Unify(p.ctx.BuildExpr(x))) != nil {
+			return
+		}
+	}
+	f.add(c.path, x)
+}
+
+// dataDeferred tells whether a data source waits for apply because it
+// depends (depends_on) on something other than data sources: a pending
+// change.
+func dataDeferred(d *decl) bool {
+	for _, on := range d.dependsOn {
+		if !strings.HasPrefix(on, "data.") {
+			return true
+		}
+	}
+	return false
+}
+
+// expand returns the instances of a resource declaration in v: one for a
+// single declaration, one per list element (count) or struct field
+// (for_each) for a [*] one. When the instances cannot be told yet (count
+// or for_each depends on something unknown) it reports that, with
+// engine/hcl's messages, if report is set.
+func (p *planner) expand(d *decl, v cue.Value, report bool) ([]*instance, bool) {
+	block := p.provider.Schemas().Block(d.mode, d.typ)
+	if block == nil {
+		if report {
+			what := map[config.ResourceMode]string{config.ManagedMode: "resource", config.DataMode: "data", config.EphemeralMode: "ephemeral"}[d.mode]
+			p.report(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No schema for resource type", Detail: "The mock provider has no schema for " + what + " type " + d.typ + ".", Subject: d.pos})
+		}
+		return nil, false
+	}
+	dv := v.LookupPath(d.path)
+	if !dv.Exists() {
+		if report {
+			p.report(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Declaration not evaluated", Detail: fmt.Sprintf("The field of %s cannot be evaluated.", d.attr), Subject: d.pos})
+		}
+		return nil, false
+	}
+	if !d.multi {
+		return []*instance{p.newInstance(d, cty.NilVal, d.path, dv, block)}, true
+	}
+	if x, ok := dv.Default(); ok {
+		dv = x
+	}
+	bad := func(summary, detail string) ([]*instance, bool) {
+		if report {
+			if err := fatal(dv); err != nil {
+				p.report(errorDiags(err, summary, d.pos)...)
+			} else {
+				p.report(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: d.pos})
+			}
+		}
+		return nil, false
+	}
+	incomplete := ownError(dv, d.path)
+	switch d.shape {
+	case cue.ListKind:
+		it, err := dv.List()
+		if err != nil || incomplete {
+			return bad("Invalid count argument", `The "count" value depends on resource attributes that cannot be determined until apply, so OpenTofu cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.`)
+		}
+		var out []*instance
+		for i := 0; it.Next(); i++ {
+			out = append(out, p.newInstance(d, cty.NumberIntVal(int64(i)), join(d.path, cue.Index(i)), it.Value(), block))
+		}
+		return out, true
+	case cue.StructKind:
+		it, err := dv.Fields()
+		if err != nil || incomplete {
+			return bad("Invalid for_each argument", `The "for_each" map includes keys derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.`)
+		}
+		var out []*instance
+		for it.Next() {
+			key := it.Selector().Unquoted()
+			out = append(out, p.newInstance(d, cty.StringVal(key), join(d.path, cue.Str(key)), it.Value(), block))
+		}
+		return out, true
+	}
+	return bad("Invalid instances", fmt.Sprintf("%s marks a declaration with several instances: its value must be a list (count) or a struct keyed by instance key (for_each).", d.attr))
+}
+
+// ownError reports whether v, at path, is itself an error, rather than
+// holding one in a field (an instance's value not known yet): a list or
+// struct whose elements cannot be told.
+func ownError(v cue.Value, path cue.Path) bool {
+	err := v.Err()
+	if err == nil {
+		return false
+	}
+	own := path.String()
+	for _, e := range errors.Errors(err) {
+		if strings.Join(e.Path(), ".") == own || len(e.Path()) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// instancesKind tells a list (count) from a struct (for_each), also when
+// the value cannot be evaluated yet, from its source.
+func instancesKind(v cue.Value) cue.Kind {
+	switch k := v.IncompleteKind(); k {
+	case cue.ListKind, cue.StructKind:
+		return k
+	}
+	x := v.Source()
+	if f, ok := x.(*ast.Field); ok {
+		x = f.Value
+	}
+	switch x.(type) {
+	case *ast.ListLit:
+		return cue.ListKind
+	case *ast.StructLit:
+		return cue.StructKind
+	}
+	return cue.BottomKind
+}
+
+// newInstance makes an instance and finds its shape. An instance met
+// before (the same path) keeps the shape found then, before the engine
+// added its own fields.
+func (p *planner) newInstance(d *decl, key cty.Value, path cue.Path, cfg cue.Value, block *mock.Block) *instance {
+	in := &instance{d: d, key: key, path: path, addr: d.addr() + plan.KeyString(key), block: block}
+	if s, ok := p.shapes[path.String()]; ok {
+		in.shape = s
+		return in
+	}
+	in.shape = shapeOf(cfg, block, path)
+	return in
+}
+
+// providerKey is the provider configuration a resource uses: its
+// provider argument, or the provider its type name implies.
+func providerKey(d *decl) string {
+	if d.provider != "" {
+		return d.provider
+	}
+	name, _, _ := strings.Cut(d.typ, "_")
+	return name
+}
+
+// providerName is the provider's address, as engine/hcl names it: from
+// the schema file, else from required_providers, else hashicorp/NAME on
+// OpenTofu's registry.
+func (p *planner) providerName(d *decl) string {
+	if addr := p.provider.Schemas().ProviderAddr(d.mode, d.typ); addr != "" {
+		return addr
+	}
+	name, _, _ := strings.Cut(providerKey(d), ".")
+	if addr := p.requiredProviders[name]; addr != "" {
+		return addr
+	}
+	return "registry.opentofu.org/hashicorp/" + name
+}
+
+// collectOutputs records the outputs' values in the program.
+func (p *planner) collectOutputs(cur cue.Value, applied bool) {
+	for _, d := range p.outputs {
+		dec := &decoder{}
+		val := dec.value(cur.LookupPath(d.path))
+		p.report(dec.diags...)
+		if d.sensitive {
+			val = val.Mark(plan.SensitiveMark)
+		}
+		out := p.result.Outputs[d.name]
+		if out == nil {
+			out = &plan.Output{Sensitive: d.sensitive}
+			p.result.Outputs[d.name] = out
+		}
+		if applied {
+			out.Applied = val
+		} else {
+			out.Planned = val
+		}
+	}
+}
+
+// conditions checks the preconditions and postconditions of every
+// instance (errors) and the assertions of check blocks (warnings) in the
+// program. The instances of a declaration share its body: when the first
+// one has no conditions, none has.
+func (p *planner) conditions(cur cue.Value) {
+	without := map[*decl]bool{}
+	for _, in := range p.instances {
+		if without[in.d] {
+			continue
+		}
+		iv := cur.LookupPath(in.path)
+		it, err := iv.Fields(cue.Hidden(true), cue.Optional(false))
+		if err != nil {
+			continue
+		}
+		found := false
+		for it.Next() {
+			var summary string
+			switch it.Selector().String() {
+			case "_precondition":
+				summary = "Resource precondition failed"
+			case "_postcondition":
+				summary = "Resource postcondition failed"
+			default:
+				continue
+			}
+			found = true
+			for _, r := range ruleList(it.Value()) {
+				p.checkRule(r, summary, hcl.DiagError, in.d.pos)
+			}
+		}
+		if !found {
+			without[in.d] = true
+		}
+	}
+	for _, c := range p.checks {
+		for _, r := range ruleList(cur.LookupPath(c.path)) {
+			p.checkRule(r, "Check block assertion failed", hcl.DiagWarning, nil)
+		}
+	}
+}
+
+// markSensitive marks the attributes the schema says are sensitive, at
+// every nesting level of blocks.
+func markSensitive(b *mock.Block, v cty.Value) cty.Value {
+	if b == nil || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() {
+		return v
+	}
+	v, marks := v.Unmark()
+	attrs := v.AsValueMap()
+	for name, a := range b.Attributes {
+		if av, ok := attrs[name]; ok && a.Sensitive {
+			attrs[name] = av.Mark(plan.SensitiveMark)
+		}
+	}
+	for name, nb := range b.BlockTypes {
+		av, ok := attrs[name]
+		if !ok || nb == nil || av.IsNull() || !av.IsKnown() {
+			continue
+		}
+		attrs[name] = markBlocks(nb, av)
+	}
+	return cty.ObjectVal(attrs).WithMarks(marks)
+}
+
+func markBlocks(nb *mock.NestedBlock, v cty.Value) cty.Value {
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType() && (nb.Nesting == mock.NestingSingle || nb.Nesting == mock.NestingGroup):
+		return markSensitive(nb.Block, v)
+	case v.LengthInt() == 0:
+		return v
+	case ty.IsMapType() || ty.IsObjectType():
+		m := v.AsValueMap()
+		for k, e := range m {
+			m[k] = markSensitive(nb.Block, e)
+		}
+		if ty.IsMapType() {
+			return cty.MapVal(m)
+		}
+		return cty.ObjectVal(m)
+	}
+	elems := v.AsValueSlice()
+	for i, e := range elems {
+		elems[i] = markSensitive(nb.Block, e)
+	}
+	switch {
+	case ty.IsListType():
+		return cty.ListVal(elems)
+	case ty.IsSetType():
+		return cty.SetVal(elems)
+	}
+	return cty.TupleVal(elems)
+}

@@ -1,0 +1,450 @@
+package cue
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/load"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/engine/mock"
+	"github.com/tofucue/tofucue/engine/plan"
+)
+
+// Options are what a CUE module is planned with besides the module.
+type Options struct {
+	// Inputs are the final values of the input variables, injected at
+	// the @input fields by unification; an input absent here keeps its
+	// CUE default.
+	Inputs map[string]cty.Value
+	// Provider is the mock provider to plan and apply against: the same
+	// one (schemas inferred from the HCL module, mocks) the HCL side
+	// uses. Without one, every resource type is an error.
+	Provider *mock.Provider
+	// ModuleDir is the HCL module's directory: path.cwd is its absolute
+	// path, as on the HCL side. Empty leaves the CUE default.
+	ModuleDir string
+}
+
+// Plan loads the converted module in dir (a directory written by
+// `hcl2cue convert -o`, with its cue.mod and the tofu library) and plans
+// it as engine/hcl plans the HCL module.
+func Plan(dir string, opts Options) (*plan.Plan, hcl.Diagnostics) {
+	empty := &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}}
+	insts := load.Instances([]string{"."}, &load.Config{Dir: dir})
+	if len(insts) != 1 {
+		return empty, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to load CUE module", Detail: fmt.Sprintf("Loading %s gave %d CUE instances; one package was expected.", dir, len(insts))}}
+	}
+	if err := insts[0].Err; err != nil {
+		return empty, errorDiags(err, "Failed to load CUE module", nil)
+	}
+	v := cuecontext.New().BuildInstance(insts[0])
+	if err := v.Err(); err != nil {
+		return empty, errorDiags(err, "Failed to build CUE module", nil)
+	}
+	return PlanValue(v, opts)
+}
+
+// PlanValue plans an already loaded CUE module (a converted module built
+// with convert.Result.LoadWith, say) as Plan does.
+func PlanValue(v cue.Value, opts Options) (*plan.Plan, hcl.Diagnostics) {
+	p, diags := planValue(v, opts)
+	return p.result, diags
+}
+
+func planValue(v cue.Value, opts Options) (res *planner, diags hcl.Diagnostics) {
+	p := &planner{
+		ctx:      cuecontext.New(),
+		opts:     opts,
+		provider: opts.Provider,
+		result:   &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}},
+		byAddr:   map[string]*instance{},
+	}
+	defer func() {
+		// Bad input must never crash the caller: a panic of the CUE
+		// evaluator or of ours is an error of the plan.
+		if e := recover(); e != nil {
+			p.result.Sort()
+			res = p
+			p.report(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "CUE planner failed", Detail: fmt.Sprintf("Planning the CUE module failed: %v.", e)})
+			diags = p.diags
+		}
+	}()
+	if p.provider == nil {
+		p.provider = mock.New(nil, nil)
+	}
+	p.run(v)
+	p.result.Sort()
+	return p, p.diags
+}
+
+// planner holds one plan's state.
+type planner struct {
+	ctx      *cue.Context
+	opts     Options
+	provider *mock.Provider
+	result   *plan.Plan
+	diags    hcl.Diagnostics
+
+	// resources are the resource, data and ephemeral declarations, in
+	// the order the walk found them; decl.index is the place in it.
+	resources []*decl
+	outputs   []*decl
+	checks    []*decl
+	// deps maps a resource declaration to those it depends on.
+	deps map[int][]int
+	// order is the resource declarations in dependency order.
+	order []int
+	// requiredProviders maps provider local names to their addresses,
+	// from _terraform.required_providers.
+	requiredProviders map[string]string
+	// instances are every instance the plan pass made, in order; byAddr
+	// finds them by address.
+	instances []*instance
+	byAddr    map[string]*instance
+	// shapes holds the shapes of the instances that could be expanded
+	// from the inputs alone, by path: typed is the program completed
+	// with them.
+	shapes map[string]*shape
+	typed  cue.Value
+	// expanded holds the instances of the declarations expanded from
+	// the inputs alone, by declaration index.
+	expanded map[int][]*instance
+	// planned and applied are the program at the end of each pass.
+	planned, applied cue.Value
+	stats            stats
+}
+
+// stats count what a plan did, for tests and benchmarks.
+type stats struct {
+	// speculated is the number of instances applied by speculation,
+	// rounds the gradual rounds of the apply pass, and respeculated is
+	// set when the speculation was wrong and the apply pass ran again.
+	speculated, rounds int
+	fellBack           bool
+}
+
+func (p *planner) report(diags ...*hcl.Diagnostic) {
+	p.diags = append(p.diags, diags...)
+}
+
+// instance is one instance of a resource declaration.
+type instance struct {
+	d     *decl
+	key   cty.Value
+	path  cue.Path
+	addr  string
+	block *mock.Block
+	// shape is what the engine adds to the configuration: nulls, empty
+	// blocks, and the computed attributes, whose schema types it fills
+	// in, then their values when they are known.
+	shape *shape
+	rec   *plan.Instance
+	// speculative holds the configuration an instance was applied with
+	// while speculating (see speculate), to be checked at the end.
+	speculative cty.Value
+	// appliedValue is the provider's value at apply.
+	appliedValue cty.Value
+	applied      bool
+}
+
+func (p *planner) run(v cue.Value) {
+	// The program as a whole may be an error: a value not known yet is
+	// one once the program is final, and so is a conflict. The passes
+	// report each where they meet it; only a program that is not a
+	// struct cannot be planned.
+	if _, err := v.Fields(cue.Hidden(true)); err != nil {
+		p.report(errorDiags(err, "Invalid CUE module", nil)...)
+		return
+	}
+	v = p.inputs(v)
+	if p.diags.HasErrors() {
+		return
+	}
+	decls, diags := findDecls(v)
+	p.report(diags...)
+	for _, d := range decls {
+		switch d.kind {
+		case declResource, declData, declEphemeral:
+			d.index = len(p.resources)
+			p.resources = append(p.resources, d)
+		case declOutput:
+			p.outputs = append(p.outputs, d)
+		case declModule:
+			p.report(&hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Module calls are not supported by the CUE planner",
+				Detail:   fmt.Sprintf("%s: the CUE planner does not plan child modules yet.", d.attr),
+				Subject:  d.pos,
+			})
+		case declTerraform:
+			p.readTerraform(v.LookupPath(d.path))
+		}
+	}
+	p.checks = checkRules(v)
+	if p.diags.HasErrors() {
+		return
+	}
+	p.deps = dependencies(v, p.resources)
+	p.sortDecls()
+	p.planPass(v)
+	if p.diags.HasErrors() {
+		return
+	}
+	p.applyPass()
+}
+
+// sortDecls puts the resource declarations in dependency order (source
+// order among those that do not depend on each other). A cycle is an
+// error naming each declaration in it; those declarations, and those
+// that depend on them, come last, to be planned with what is known, as
+// engine/hcl plans the objects of a cycle.
+func (p *planner) sortDecls() {
+	n := len(p.resources)
+	indeg := make([]int, n)
+	users := make([][]int, n)
+	for i, ds := range p.deps {
+		indeg[i] = len(ds)
+		for _, d := range ds {
+			users[d] = append(users[d], i)
+		}
+	}
+	var ready []int
+	for i := range n {
+		if indeg[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	for len(ready) > 0 {
+		slices.Sort(ready)
+		i := ready[0]
+		ready = ready[1:]
+		p.order = append(p.order, i)
+		for _, u := range users[i] {
+			indeg[u]--
+			if indeg[u] == 0 {
+				ready = append(ready, u)
+			}
+		}
+	}
+	if len(p.order) == n {
+		return
+	}
+	var names []string
+	var first *decl
+	for i, d := range p.resources {
+		if indeg[i] > 0 {
+			names = append(names, d.addr())
+			p.order = append(p.order, i)
+			if first == nil {
+				first = d
+			}
+		}
+	}
+	p.report(&hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Cycle: " + strings.Join(names, ", "),
+		Detail:   "These declarations refer to each other in a loop, so none of them can be evaluated first. Break the loop by removing one of the references.",
+		Subject:  first.pos,
+	})
+}
+
+// inputs injects the input values at the @input fields, sets path.cwd,
+// checks every input and runs the validations the converter kept, and
+// records the variables of the plan.
+func (p *planner) inputs(v cue.Value) cue.Value {
+	decls, diags := findDecls(v)
+	p.report(diags...)
+	declared := map[string]bool{}
+	var ins []*decl
+	for _, d := range decls {
+		switch d.kind {
+		case declInput:
+			declared[d.name] = true
+			ins = append(ins, d)
+			if val, ok := p.opts.Inputs[d.name]; ok {
+				v = v.FillPath(d.path, p.ctx.BuildExpr(encodeInput(val)))
+			}
+		case declPath:
+			if p.opts.ModuleDir != "" {
+				if abs, err := filepath.Abs(p.opts.ModuleDir); err == nil {
+					v = v.FillPath(join(d.path, cue.Str("cwd")), filepath.ToSlash(abs))
+				}
+			}
+		}
+	}
+	for _, name := range sortedKeys(p.opts.Inputs) {
+		if !declared[name] {
+			p.report(&hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Value for undeclared variable",
+				Detail:   fmt.Sprintf("The CUE module has no @input(%s) field; the value given for it is not used.", name),
+			})
+		}
+	}
+	for _, d := range ins {
+		iv := v.LookupPath(d.path)
+		if dv, ok := iv.Default(); ok {
+			iv = dv
+		}
+		if err := fatal(iv); err != nil {
+			p.report(errorDiags(err, "Invalid value for input variable", d.pos)...)
+			continue
+		}
+		if err := iv.Validate(cue.Concrete(true)); err != nil {
+			if cue.IsIncomplete(err) {
+				p.report(&hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "No value for required variable",
+					Detail:   fmt.Sprintf("The input variable %q is not set, and has no default value: %s.", d.name, errors.Details(err, nil)),
+					Subject:  d.pos,
+				})
+			} else {
+				p.report(errorDiags(err, "Invalid value for input variable", d.pos)...)
+			}
+			continue
+		}
+		variable := &plan.Variable{Source: "default"}
+		if val, ok := p.opts.Inputs[d.name]; ok {
+			variable.Value, variable.Source = val, "input"
+		} else {
+			dec := &decoder{}
+			variable.Value = dec.value(iv)
+		}
+		p.result.Variables[d.name] = variable
+	}
+	if p.diags.HasErrors() {
+		return v
+	}
+	for _, d := range decls {
+		if d.kind == declValidation {
+			p.validate(v.LookupPath(d.path), d)
+		}
+	}
+	return v
+}
+
+// validate checks a validation rule the converter kept for the engine
+// (a condition and an error message, marked @validation(var.NAME)): a
+// condition that is false is "Invalid value for variable".
+func (p *planner) validate(rule cue.Value, d *decl) {
+	rules := []cue.Value{rule}
+	if !rule.LookupPath(cue.MakePath(cue.Str("condition"))).Exists() {
+		rules = ruleList(rule)
+	}
+	for _, r := range rules {
+		p.checkRule(r, "Invalid value for variable", hcl.DiagError, d.pos)
+	}
+}
+
+// ruleList is the rules of a struct of rules keyed "0", "1", ...
+func ruleList(rules cue.Value) []cue.Value {
+	it, err := rules.Fields()
+	if err != nil {
+		return nil
+	}
+	var out []cue.Value
+	for it.Next() {
+		out = append(out, it.Value())
+	}
+	return out
+}
+
+// checkRule evaluates one condition with its error message: false (or a
+// conflict, as `true & cond` is when cond is false) is reported with the
+// message; not yet known is skipped, as OpenTofu skips an unknown
+// condition.
+func (p *planner) checkRule(r cue.Value, summary string, severity hcl.DiagnosticSeverity, fallback *hcl.Range) {
+	cond := r.LookupPath(cue.MakePath(cue.Str("condition")))
+	if !cond.Exists() {
+		return
+	}
+	if dv, ok := cond.Default(); ok {
+		cond = dv
+	}
+	failed := false
+	if err := cond.Err(); err != nil {
+		if cue.IsIncomplete(err) {
+			return
+		}
+		failed = true
+	} else if b, err := cond.Bool(); err == nil {
+		failed = !b
+	} else {
+		return
+	}
+	if !failed {
+		return
+	}
+	msg := "The condition is false."
+	if m, err := r.LookupPath(cue.MakePath(cue.Str("error_message"))).String(); err == nil {
+		msg = strings.TrimSpace(m)
+	}
+	subject := rangeOf(cond.Pos())
+	if subject == nil {
+		subject = fallback
+	}
+	p.report(&hcl.Diagnostic{Severity: severity, Summary: summary, Detail: msg, Subject: subject})
+}
+
+// checkRules finds the check blocks the converter writes under _check:
+// check name, then rules.
+func checkRules(v cue.Value) []*decl {
+	var out []*decl
+	it, err := v.Fields(cue.Hidden(true))
+	if err != nil {
+		return nil
+	}
+	for it.Next() {
+		if it.Selector().String() != "_check" {
+			continue
+		}
+		cit, err := it.Value().Fields()
+		if err != nil {
+			continue
+		}
+		for cit.Next() {
+			out = append(out, &decl{name: cit.Selector().Unquoted(), path: cue.MakePath(it.Selector(), cit.Selector())})
+		}
+	}
+	return out
+}
+
+// readTerraform reads the provider addresses of required_providers.
+func (p *planner) readTerraform(t cue.Value) {
+	rp := t.LookupPath(cue.MakePath(cue.Str("required_providers")))
+	it, err := rp.Fields()
+	if err != nil {
+		return
+	}
+	for it.Next() {
+		src, err := it.Value().LookupPath(cue.MakePath(cue.Str("source"))).String()
+		if err != nil {
+			continue
+		}
+		addr, diag := config.ParseProviderSource(src)
+		if diag != nil || addr.Type == "" {
+			continue
+		}
+		if p.requiredProviders == nil {
+			p.requiredProviders = map[string]string{}
+		}
+		p.requiredProviders[it.Selector().Unquoted()] = addr.String()
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

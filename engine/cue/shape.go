@@ -1,0 +1,192 @@
+package cue
+
+import (
+	"slices"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/engine/mock"
+)
+
+// shape is what the engine adds to an instance's configuration to make it
+// a whole value of its schema, as the article unifies each resource with
+// its provider schema: a null for every attribute the configuration leaves
+// out, an empty collection (or null) for every nested block type it has
+// no block of, and the schema type of every computed attribute it leaves
+// out, at every nesting level of list and map blocks. References to the
+// instance then see what engine/hcl's references see: every attribute,
+// with the provider's values where the provider decides them.
+type shape struct {
+	// computed are the computed attributes the configuration leaves out
+	// (or leaves null by default): the provider decides them.
+	computed []computedAttr
+	// skip holds the paths of computed, as mock.PathString writes them:
+	// the decoder takes them as absent, since the engine, not the
+	// configuration, put them there.
+	skip map[string]bool
+	// fills complete the configuration.
+	fills []pathFill
+	// partial is set when a struct of the configuration could not be
+	// listed (a comprehension waits for a value): what it leaves out is
+	// not known, so nothing is added there.
+	partial bool
+}
+
+type computedAttr struct {
+	// path is the attribute's path in the program, at is its path in
+	// the instance's value.
+	path cue.Path
+	at   cty.Path
+	ty   cty.Type
+	// byDefault is set for an attribute that the configuration leaves
+	// null by default, rather than out.
+	byDefault bool
+}
+
+type pathFill struct {
+	path cue.Path
+	x    ast.Expr
+}
+
+// shapeOf finds the shape of an instance's configuration cfg at path.
+func shapeOf(cfg cue.Value, b *mock.Block, path cue.Path) *shape {
+	s := &shape{skip: map[string]bool{}}
+	s.block(cfg, b, path, nil)
+	return s
+}
+
+func (s *shape) block(v cue.Value, b *mock.Block, path cue.Path, at cty.Path) {
+	if _, err := v.Fields(); err != nil {
+		s.partial = true
+		return
+	}
+	for _, name := range sortedKeys(b.Attributes) {
+		a := b.Attributes[name]
+		fv := v.LookupPath(cue.MakePath(cue.Str(name)))
+		ap := join(path, cue.Str(name))
+		cp := appendPath(at, cty.GetAttrStep{Name: name})
+		switch {
+		case !fv.Exists() && a.Computed, a.Computed && nullByDefault(fv):
+			ty := attrType(a)
+			s.computed = append(s.computed, computedAttr{path: ap, at: cp, ty: ty, byDefault: fv.Exists()})
+			s.skip[mock.PathString(cp)] = true
+			s.fills = append(s.fills, pathFill{ap, computedSchema(ty)})
+		case !fv.Exists():
+			s.fills = append(s.fills, pathFill{ap, ast.NewNull()})
+		}
+	}
+	for _, name := range sortedKeys(b.BlockTypes) {
+		nb := b.BlockTypes[name]
+		if _, clash := b.Attributes[name]; clash || nb == nil {
+			continue
+		}
+		fv := v.LookupPath(cue.MakePath(cue.Str(name)))
+		ap := join(path, cue.Str(name))
+		cp := appendPath(at, cty.GetAttrStep{Name: name})
+		if !fv.Exists() {
+			if x := emptyBlocksExpr(nb); x != nil {
+				s.fills = append(s.fills, pathFill{ap, x})
+			}
+			continue
+		}
+		switch nb.Nesting {
+		case mock.NestingList:
+			it, err := fv.List()
+			if err != nil {
+				continue
+			}
+			for i := 0; it.Next(); i++ {
+				s.block(it.Value(), nb.Block, join(ap, cue.Index(i)), appendPath(cp, cty.IndexStep{Key: cty.NumberIntVal(int64(i))}))
+			}
+		case mock.NestingMap:
+			it, err := fv.Fields()
+			if err != nil {
+				continue
+			}
+			for it.Next() {
+				key := it.Selector().Unquoted()
+				s.block(it.Value(), nb.Block, join(ap, cue.Str(key)), appendPath(cp, cty.IndexStep{Key: cty.StringVal(key)}))
+			}
+		case mock.NestingSingle, mock.NestingGroup:
+			// Written as a list of one block.
+			if it, err := fv.List(); err == nil && it.Next() {
+				s.block(it.Value(), nb.Block, join(ap, cue.Index(0)), cp)
+			}
+		}
+		// The elements of a set are matched by value, not by place: what
+		// the provider computes in them is not unified back.
+	}
+}
+
+// computedSchema is what a computed attribute is before the provider
+// decides it: a value of its type that is not null (the provider gives
+// it a value; a null default of the configuration, *null | string, gives
+// way to it). Only primitive types are written: in CUE an open list
+// ([...string]) or a struct of types is already a value (an empty list, a
+// struct), where a computed collection is wholly unknown.
+func computedSchema(ty cty.Type) ast.Expr {
+	nn := &ast.UnaryExpr{Op: token.NEQ, X: ast.NewNull()}
+	if !ty.IsPrimitiveType() {
+		return nn
+	}
+	return &ast.BinaryExpr{X: typeSchema(ty), Op: token.AND, Y: nn}
+}
+
+// addTo adds the shape's fills to f.
+func (s *shape) addTo(f *fills) {
+	for _, x := range s.fills {
+		f.add(x.path, x.x)
+	}
+}
+
+// nullByDefault reports whether a configuration value is null only by
+// default (*null | string, an input left null): the provider may still
+// decide it, as it decides an attribute that HCL configuration sets to
+// null.
+func nullByDefault(v cue.Value) bool {
+	if v.IsConcrete() {
+		return false
+	}
+	d, ok := v.Default()
+	return ok && d.IsNull()
+}
+
+// emptyBlocksExpr is the CUE value of a nested block type without blocks:
+// [] for lists and sets, {} for maps, null for a single block; nil for a
+// group block, which is never absent on the HCL side.
+func emptyBlocksExpr(nb *mock.NestedBlock) ast.Expr {
+	switch nb.Nesting {
+	case mock.NestingList, mock.NestingSet:
+		return &ast.ListLit{}
+	case mock.NestingMap:
+		return &ast.StructLit{}
+	case mock.NestingSingle:
+		return ast.NewNull()
+	}
+	return nil
+}
+
+func appendPath(p cty.Path, step cty.PathStep) cty.Path {
+	out := make(cty.Path, len(p), len(p)+1)
+	copy(out, p)
+	return append(out, step)
+}
+
+// at is the part of v at path, or cty.NilVal when v has none there.
+func at(v cty.Value, path cty.Path) cty.Value {
+	v, _ = v.UnmarkDeep()
+	x, err := path.Apply(v)
+	if err != nil {
+		return cty.NilVal
+	}
+	return x
+}
+
+// join is path followed by sels, in a new slice: cue.Path.Append may
+// write into the backing array of path, which other paths share.
+func join(path cue.Path, sels ...cue.Selector) cue.Path {
+	return cue.MakePath(append(slices.Clone(path.Selectors()), sels...)...)
+}

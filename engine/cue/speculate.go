@@ -1,0 +1,268 @@
+package cue
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Gradual evaluation applies a chain of n resources, each referring to
+// the one before, in n rounds, and each round evaluates the whole program
+// again: a chain costs n² in CUE, where engine/hcl evaluates each
+// expression once. speculate applies, in one evaluation, every instance
+// whose configuration depends on the others only by copying their string
+// attributes (ids, names, ARNs; also inside interpolations), which is
+// most of them:
+//
+//  1. Every computed string attribute of every instance gets a marker,
+//     a string that names the instance and the attribute
+//     ("⟦tofucue:12.0⟧"), unified into the program in one batch.
+//  2. The program is evaluated once. An instance whose configuration is
+//     now concrete depends on exactly the markers found in it: those
+//     are its dependencies, read from the program itself.
+//  3. In dependency order, each such instance's markers are replaced by
+//     the values the provider gave, and the instance is applied with
+//     that configuration.
+//  4. The applied values of all of them are unified into the program
+//     at once; the rest are left to the gradual rounds.
+//
+// A marker is not the value it stands for: a function of it (upper,
+// length, a comparison) gives something that substitution does not
+// repair. So the guess is checked: once every instance is applied, the
+// final program must give every speculated instance exactly the
+// configuration it was applied with (verify). When one differs, the
+// apply pass starts again from the beginning without speculation, so
+// that the result is always that of gradual evaluation.
+func (p *planner) speculate(start cue.Value) cue.Value {
+	var marks fills
+	for i, in := range p.instances {
+		for j, c := range in.shape.computed {
+			if (c.ty == cty.String || c.ty == cty.DynamicPseudoType) && !c.byDefault {
+				marks.add(c.path, ast.NewString(marker(i, j)))
+			}
+		}
+	}
+	if marks.empty() {
+		return start
+	}
+	spec := marks.apply(p.ctx, start)
+
+	n := len(p.instances)
+	cfgs := make([]cty.Value, n)
+	deps := make([][]int, n)
+	ok := make([]bool, n)
+	for i, in := range p.instances {
+		dec := &decoder{quiet: true}
+		cfg := dec.block(spec.LookupPath(in.path), in.block, in.shape.skip, nil)
+		if dec.failed || !cfg.IsWhollyKnown() {
+			continue
+		}
+		ds, fine := markersIn(cfg, n)
+		if !fine {
+			continue
+		}
+		cfgs[i], deps[i], ok[i] = cfg, ds, true
+	}
+
+	// Kahn's algorithm over the markers: an instance is applied after the
+	// instances whose markers it holds; one that depends on an instance
+	// left to the gradual rounds is left to them too.
+	users := make([][]int, n)
+	waiting := make([]int, n)
+	var ready []int
+	for i := range n {
+		if !ok[i] {
+			continue
+		}
+		for _, j := range deps[i] {
+			users[j] = append(users[j], i)
+		}
+		waiting[i] = len(deps[i])
+		if waiting[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	var f fills
+	values := map[string]string{}
+	for len(ready) > 0 {
+		i := ready[0]
+		ready = ready[1:]
+		in := p.instances[i]
+		cfg, good := substitute(cfgs[i], values)
+		if !good {
+			continue
+		}
+		p.applyInstance(start, in, cfg, &f)
+		in.speculative = cfg
+		p.stats.speculated++
+		if in.appliedValue == cty.NilVal {
+			// The provider failed (reported): nothing to build on.
+			continue
+		}
+		for _, u := range users[i] {
+			waiting[u]--
+			if waiting[u] == 0 {
+				ready = append(ready, u)
+			}
+		}
+		p.recordMarkers(i, in, values)
+	}
+	return f.apply(p.ctx, start)
+}
+
+// recordMarkers keeps the applied values of an instance's computed string
+// attributes, by their markers, for the instances that use them.
+func (p *planner) recordMarkers(i int, in *instance, values map[string]string) {
+	val := in.appliedValue
+	if val == cty.NilVal {
+		return
+	}
+	val, _ = val.UnmarkDeep()
+	if val.IsNull() || !val.IsKnown() || !val.Type().IsObjectType() {
+		return
+	}
+	for j, c := range in.shape.computed {
+		av := at(val, c.at)
+		if av != cty.NilVal && av.IsKnown() && !av.IsNull() && av.Type() == cty.String {
+			values[marker(i, j)] = av.AsString()
+		}
+	}
+}
+
+// verify checks the speculation: in the final program, every instance
+// applied by speculation has the configuration it was applied with.
+func (p *planner) verify(final cue.Value) bool {
+	for _, in := range p.instances {
+		if in.speculative == cty.NilVal {
+			continue
+		}
+		dec := &decoder{quiet: true}
+		cfg := dec.block(final.LookupPath(in.path), in.block, in.shape.skip, nil)
+		if dec.failed || !cfg.RawEquals(in.speculative) {
+			return false
+		}
+	}
+	return true
+}
+
+const markerPrefix = "⟦tofucue:"
+
+// marker is the marker string of instance i's computed attribute j.
+func marker(i, j int) string {
+	return markerPrefix + strconv.Itoa(i) + "." + strconv.Itoa(j) + "⟧"
+}
+
+var markerRE = regexp.MustCompile(`⟦tofucue:(\d+)\.(\d+)⟧`)
+
+// markersIn finds the instances whose markers v holds, in strings and
+// object keys. A marker of an instance out of range means a mangled one:
+// not fine.
+func markersIn(v cty.Value, n int) (deps []int, fine bool) {
+	seen := map[int]bool{}
+	fine = true
+	note := func(s string) {
+		if !strings.Contains(s, markerPrefix) {
+			return
+		}
+		for _, m := range markerRE.FindAllStringSubmatch(s, -1) {
+			i, err := strconv.Atoi(m[1])
+			if err != nil || i >= n {
+				fine = false
+				continue
+			}
+			if !seen[i] {
+				seen[i] = true
+				deps = append(deps, i)
+			}
+		}
+		if strings.Count(s, markerPrefix) != len(markerRE.FindAllStringIndex(s, -1)) {
+			fine = false
+		}
+	}
+	_ = cty.Walk(v, func(_ cty.Path, x cty.Value) (bool, error) {
+		if x.IsNull() || !x.IsKnown() {
+			return true, nil
+		}
+		switch ty := x.Type(); {
+		case ty == cty.String:
+			note(x.AsString())
+		case ty.IsObjectType():
+			for name := range ty.AttributeTypes() {
+				note(name)
+			}
+		case ty.IsMapType():
+			for it := x.ElementIterator(); it.Next(); {
+				k, _ := it.Element()
+				note(k.AsString())
+			}
+		}
+		return true, nil
+	})
+	return deps, fine
+}
+
+// substitute replaces the markers in v's strings and keys by the values
+// they stand for; it fails when one has no value.
+func substitute(v cty.Value, values map[string]string) (cty.Value, bool) {
+	good := true
+	repl := func(s string) string {
+		if !strings.Contains(s, markerPrefix) {
+			return s
+		}
+		return markerRE.ReplaceAllStringFunc(s, func(m string) string {
+			r, ok := values[m]
+			if !ok {
+				good = false
+			}
+			return r
+		})
+	}
+	out := substituteValue(v, repl)
+	return out, good
+}
+
+func substituteValue(v cty.Value, repl func(string) string) cty.Value {
+	if v.IsNull() || !v.IsKnown() {
+		return v
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		return cty.StringVal(repl(v.AsString()))
+	case ty.IsObjectType():
+		attrs := map[string]cty.Value{}
+		for name, av := range v.AsValueMap() {
+			attrs[repl(name)] = substituteValue(av, repl)
+		}
+		return cty.ObjectVal(attrs)
+	case ty.IsMapType():
+		if v.LengthInt() == 0 {
+			return v
+		}
+		elems := map[string]cty.Value{}
+		for k, e := range v.AsValueMap() {
+			elems[repl(k)] = substituteValue(e, repl)
+		}
+		return cty.MapVal(elems)
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+		if v.LengthInt() == 0 {
+			return v
+		}
+		elems := v.AsValueSlice()
+		for i, e := range elems {
+			elems[i] = substituteValue(e, repl)
+		}
+		switch {
+		case ty.IsListType():
+			return cty.ListVal(elems)
+		case ty.IsSetType():
+			return cty.SetVal(elems)
+		}
+		return cty.TupleVal(elems)
+	}
+	return v
+}

@@ -1,0 +1,81 @@
+package cue
+
+import (
+	"testing"
+
+	"github.com/tofucue/tofucue/engine/inputs"
+)
+
+// The speculation applies what copies strings in one evaluation, falls
+// back to gradual evaluation when a function of a marker makes it guess
+// wrong, and leaves what depends on other attributes to the rounds; the
+// plan is the HCL side's in every case.
+func TestSpeculation(t *testing.T) {
+	for _, c := range []struct {
+		name, src  string
+		speculated int
+		rounds     int
+		fellBack   bool
+	}{
+		{
+			name: "copies",
+			src: `
+resource "aws_vpc" "a" {
+  cidr_block = "10.0.0.0/16"
+}
+resource "aws_subnet" "b" {
+  vpc_id = aws_vpc.a.id
+  name   = "subnet-of-${aws_vpc.a.id}"
+}
+resource "aws_instance" "c" {
+  subnet_id = aws_subnet.b.id
+  tags      = { (aws_subnet.b.id) = aws_vpc.a.id }
+}
+`,
+			speculated: 3,
+		},
+		{
+			name: "function of a marker",
+			src: `
+resource "aws_vpc" "a" {
+  cidr_block = "10.0.0.0/16"
+}
+resource "aws_subnet" "b" {
+  prefix = substr(aws_vpc.a.id, 0, 3)
+}
+resource "aws_instance" "c" {
+  subnet_id = aws_subnet.b.id
+}
+`,
+			speculated: 3,
+			rounds:     3,
+			fellBack:   true,
+		},
+		{
+			name: "number attribute",
+			src: `
+resource "aws_vpc" "a" {
+  cidr_block = "10.0.0.0/16"
+}
+resource "aws_subnet" "b" {
+  vpc_id = aws_vpc.a.id
+  size   = aws_vpc.a.size + 1
+}
+resource "aws_instance" "c" {
+  subnet_id = aws_subnet.b.id
+}
+`,
+			speculated: 1,
+			rounds:     2,
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{"main.tf": c.src})
+			b := planBoth(t, dir, inputs.Sources{}, nil)
+			requireEqual(t, b)
+			if b.stats.speculated != c.speculated || b.stats.rounds != c.rounds || b.stats.fellBack != c.fellBack {
+				t.Errorf("stats %+v, want speculated %d, rounds %d, fell back %t", b.stats, c.speculated, c.rounds, c.fellBack)
+			}
+		})
+	}
+}
