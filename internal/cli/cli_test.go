@@ -187,11 +187,12 @@ func TestHcl2cue(t *testing.T) {
 	dir := t.TempDir()
 	tests := []cliCase{
 		{name: "convert", args: []string{"convert", "-o", "out", dir}, code: ExitError, stderr: []string{"hcl2cue: " + dir + ": not a module directory"}},
-		{name: "plan cue", args: []string{"plan", "--lang", "cue", "--var", "a=b", dir}, code: ExitError, stderr: []string{"plan --lang cue: not implemented yet (issue 7)"}},
+		{name: "plan cue without source", args: []string{"plan", "--lang", "cue", "--var", "a=b", dir}, code: ExitError, stderr: []string{"--source"}},
 		{name: "plan bad lang", args: []string{"plan", "--lang", "hlc", dir}, code: ExitError, stderr: []string{`--lang "hlc": must be hcl or cue`}},
 		{name: "plan not a module", args: []string{"plan", dir}, code: ExitError, stderr: []string{dir + ": not a module directory"}},
 		{name: "plan bad schema file", args: []string{"plan", "--schema", filepath.Join(dir, "none.json"), "../../examples/vpc"}, code: ExitError, stderr: []string{"none.json"}},
-		{name: "verify", args: []string{"verify", dir}, code: ExitError, stderr: []string{"verify: not implemented yet (issue 7)"}},
+		{name: "verify not a module", args: []string{"verify", dir}, code: ExitError, stderr: []string{dir + ": not a module directory"}},
+		{name: "verify bad cases dir", args: []string{"verify", "--cases", filepath.Join(dir, "none"), "../../examples/vpc"}, code: ExitError, stderr: []string{"none"}},
 		{name: "no command", args: nil, code: ExitError, stderr: []string{"Available Commands:"}},
 		{name: "unknown command", args: []string{"frobnicate"}, code: ExitError, stderr: []string{`unknown command "frobnicate"`}},
 		{name: "missing DIR", args: []string{"convert"}, code: ExitError, stderr: []string{"accepts 1 arg"}},

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -50,30 +48,9 @@ and its CUE form plan the same changes.`,
 
 	plan := newPlanCommand()
 
-	var mocks string
-	var varFiles []string
-	verify := &cobra.Command{
-		Use:   "verify [--var-file F] [--mocks F] DIR [CUE_DIR]",
-		Short: "Check that the HCL module in DIR and its CUE form plan the same changes",
-		Long: `verify plans the HCL module in DIR and its CUE form (CUE_DIR, or a fresh
-conversion) with the same inputs and mocks, and compares the plans.
-Exit status: 0 when the plans are equal, 1 when they differ, 2 on error.`,
-		Args: cobra.RangeArgs(1, 2),
-		RunE: notImplemented(7),
-	}
-	verify.Flags().StringArrayVar(&varFiles, "var-file", nil, "read input variables from a .tfvars file (repeatable)")
-	verify.Flags().StringVar(&mocks, "mocks", "", "mock provider file in OpenTofu's test syntax")
+	verify := newVerifyCommand()
 
 	root.CompletionOptions.HiddenDefaultCmd = true
 	root.AddCommand(convert, plan, verify)
 	return root
-}
-
-var errNotImplemented = errors.New("not implemented yet")
-
-// notImplemented is the body of a subcommand whose issue is still open.
-func notImplemented(issue int) func(*cobra.Command, []string) error {
-	return func(cmd *cobra.Command, _ []string) error {
-		return &exitError{code: ExitError, err: fmt.Errorf("%s: %w (issue %d)", cmd.Name(), errNotImplemented, issue)}
-	}
 }

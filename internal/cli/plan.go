@@ -5,14 +5,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	cueengine "github.com/tofucue/tofucue/engine/cue"
 	hclengine "github.com/tofucue/tofucue/engine/hcl"
 	"github.com/tofucue/tofucue/engine/inputs"
 	"github.com/tofucue/tofucue/engine/middleware"
@@ -44,12 +48,17 @@ apply-stage-*) and stopped at the end. A fail fails the plan; the metadata
 middleware returns is printed with the plan and stored in its JSON under
 __middleware_metadata__.
 
+With --lang cue, DIR is a module that hcl2cue convert wrote, and --source
+names the HCL module it was converted from (for the variables' types and
+the inferred schemas); the plan has the same shape.
+
 Exit status: 0 planned, 1 the module has errors (printed with their source),
 2 usage or I/O error.`
 
 // planFlags are the options of hcl2cue plan.
 type planFlags struct {
 	lang       string
+	source     string
 	inputs     inputs.Sources
 	mocks      []string
 	schemas    []string
@@ -71,6 +80,7 @@ func newPlanCommand() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.lang, "lang", "hcl", "language of the module: hcl or cue")
+	fl.StringVar(&f.source, "source", "", "with --lang cue: the HCL module the CUE module was converted from, whose variable types and inferred schemas are used")
 	fl.Var(f.inputs.VarFlag(), "var", "set an input variable, as name=value (repeatable)")
 	fl.Var(f.inputs.VarFileFlag(), "var-file", "read input variables from a .tfvars or .tfvars.json file (repeatable)")
 	fl.StringArrayVar(&f.mocks, "mocks", nil, "mock values in OpenTofu's test syntax (repeatable)")
@@ -87,7 +97,7 @@ func (f *planFlags) run(dir string, stdout, stderr io.Writer) error {
 	switch f.lang {
 	case "hcl":
 	case "cue":
-		return &exitError{code: ExitError, err: fmt.Errorf("plan --lang cue: %w (issue 7)", errNotImplemented)}
+		return f.runCUE(dir, stdout, stderr)
 	default:
 		return &exitError{code: ExitError, err: fmt.Errorf("--lang %q: must be hcl or cue", f.lang)}
 	}
@@ -114,6 +124,47 @@ func (f *planFlags) run(dir string, stdout, stderr io.Writer) error {
 	writeDiagnostics(stderr, diags)
 	if diags.HasErrors() {
 		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: planning failed", dir)}
+	}
+	return writePlan(stdout, p, f.json)
+}
+
+// runCUE plans a converted module. The HCL module it came from (--source)
+// gives the variables' types and the inferred provider schemas: its inputs
+// are collected as for --lang hcl, and those not taken from a default are
+// injected at the @input fields.
+func (f *planFlags) runCUE(dir string, stdout, stderr io.Writer) error {
+	if f.source == "" {
+		return &exitError{code: ExitError, err: fmt.Errorf("plan --lang cue needs --source HCL_DIR, the module it was converted from: its variable types and resource schemas")}
+	}
+	opts, diags := f.options()
+	if diags.HasErrors() {
+		writeDiagnostics(stderr, diags)
+		return &exitError{code: ExitError}
+	}
+	tree, diags := hclengine.Load(f.source)
+	if diags.HasErrors() {
+		writeDiagnostics(stderr, diags)
+		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: the module does not load", f.source)}
+	}
+	given, diags := inputs.Collect(tree.Root, opts.Inputs)
+	writeDiagnostics(stderr, diags)
+	if diags.HasErrors() {
+		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: the inputs are not valid", f.source)}
+	}
+	vals := map[string]cty.Value{}
+	for name, in := range given {
+		if in.Source != "default" {
+			vals[name] = in.Value
+		}
+	}
+	opts.Schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+	p, diags := cueengine.Plan(dir, cueengine.Options{Inputs: vals, Provider: mock.New(opts.Schemas, opts.Mocks), ModuleDir: f.source})
+	writeDiagnostics(stderr, diags)
+	if diags.HasErrors() {
+		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: planning failed", dir)}
+	}
+	for name, in := range given {
+		p.Variables[name] = &plan.Variable{Value: in.Value, Source: in.Source, Synthesized: in.Synthesized}
 	}
 	return writePlan(stdout, p, f.json)
 }

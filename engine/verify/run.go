@@ -1,0 +1,163 @@
+package verify
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"cuelang.org/go/cue/cuecontext"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/convert"
+	cueengine "github.com/tofucue/tofucue/engine/cue"
+	hclengine "github.com/tofucue/tofucue/engine/hcl"
+	"github.com/tofucue/tofucue/engine/inputs"
+	"github.com/tofucue/tofucue/engine/mock"
+)
+
+// Options are what a verification is made with besides the two modules.
+type Options struct {
+	// Inputs are the input sources every case shares: the environment,
+	// the module's auto-loaded tfvars files, --var, --synthesize.
+	Inputs inputs.Sources
+	// Cases are the cases to check, each its own set of inputs. The case
+	// of the shared inputs alone ("defaults") comes first when there are
+	// no cases, with Inputs.Synthesize, or when every root variable has a
+	// default.
+	Cases []Case
+	// Schemas and Mocks are the user's provider schemas and mocks; nil
+	// for none. Both sides plan against one provider built from them,
+	// with schemas inferred from the HCL module tree.
+	Schemas *mock.Schemas
+	Mocks   *mock.Mocks
+}
+
+// Case is one set of inputs: a name for the report and the tfvars files
+// it adds to the shared inputs.
+type Case struct {
+	Name     string
+	VarFiles []string
+}
+
+// CaseResult is the outcome of one case.
+type CaseResult struct {
+	Case        Case
+	Differences []Difference
+	// Diagnostics are the errors and warnings of either plan, and of the
+	// conversion; with errors the case could not be compared.
+	Diagnostics hcl.Diagnostics
+}
+
+// CasesIn lists a --cases directory: one case per .tfvars or .tfvars.json
+// file, by file name.
+func CasesIn(dir string) ([]Case, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Case
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".tfvars") && !strings.HasSuffix(name, ".tfvars.json") {
+			continue
+		}
+		out = append(out, Case{Name: name, VarFiles: []string{filepath.Join(dir, name)}})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no .tfvars or .tfvars.json files: each is one case", dir)
+	}
+	return out, nil
+}
+
+// Run plans the HCL module in hclDir and its CUE form, for each case, and
+// compares the plans. The CUE form is the converted module in cueDir, or,
+// when cueDir is "", a fresh conversion of the HCL module. Both sides get
+// the same input values (the HCL side collects them; the CUE side has
+// those not taken from a default injected at its @input fields, so that
+// CUE's own defaults are checked too) and the same mock provider.
+func Run(hclDir, cueDir string, opts Options) ([]CaseResult, hcl.Diagnostics) {
+	tree, diags := hclengine.Load(hclDir)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	schemas := opts.Schemas
+	if schemas == nil {
+		schemas, _ = mock.LoadSchemas()
+	}
+	schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+	provider := mock.New(schemas, opts.Mocks)
+
+	cases := opts.Cases
+	if len(cases) == 0 || opts.Inputs.Synthesize || !hasRequired(tree) {
+		cases = append([]Case{{Name: "defaults"}}, cases...)
+	}
+	var results []CaseResult
+	for _, c := range cases {
+		results = append(results, runCase(tree, hclDir, cueDir, c, opts, schemas, provider))
+	}
+	return results, diags
+}
+
+func hasRequired(t *hclengine.Tree) bool {
+	for _, v := range t.Root.Variables {
+		if v.Required() {
+			return true
+		}
+	}
+	return false
+}
+
+func runCase(tree *hclengine.Tree, hclDir, cueDir string, c Case, opts Options, schemas *mock.Schemas, provider *mock.Provider) CaseResult {
+	res := CaseResult{Case: c}
+	in := opts.Inputs
+	in.VarFiles = append(slices.Clone(in.VarFiles), c.VarFiles...)
+	if in.Args != nil {
+		in.Args = slices.Clone(in.Args)
+		for _, f := range c.VarFiles {
+			in.Args = append(in.Args, inputs.Arg{File: true, Value: f})
+		}
+	}
+	hplan, diags := hclengine.Plan(tree, hclengine.Options{Inputs: in, Schemas: schemas, Mocks: opts.Mocks})
+	res.Diagnostics = append(res.Diagnostics, diags...)
+	if diags.HasErrors() {
+		return res
+	}
+
+	given := map[string]cty.Value{}
+	for name, v := range hplan.Variables {
+		if v.Source != "default" {
+			given[name] = v.Value
+		}
+	}
+	copts := cueengine.Options{Inputs: given, Provider: provider, ModuleDir: hclDir}
+	if cueDir != "" {
+		cplan, d := cueengine.Plan(cueDir, copts)
+		res.Diagnostics = append(res.Diagnostics, d...)
+		if !d.HasErrors() {
+			res.Differences = Compare(hplan, cplan)
+		}
+		return res
+	}
+	conv := convert.Module(tree.Root, convert.Options{})
+	if !conv.Complete() {
+		res.Diagnostics = append(res.Diagnostics, conv.Diagnostics...)
+		return res
+	}
+	// Load reports what is not concrete yet (a computed attribute an
+	// output uses) as an error; the value is still the program to plan.
+	v, err := conv.Load(cuecontext.New())
+	if err != nil && !v.Exists() {
+		res.Diagnostics = append(res.Diagnostics, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Converted module does not load", Detail: err.Error()})
+		return res
+	}
+	cplan, d := cueengine.PlanValue(v, copts)
+	res.Diagnostics = append(res.Diagnostics, d...)
+	if !d.HasErrors() {
+		res.Differences = Compare(hplan, cplan)
+	}
+	return res
+}

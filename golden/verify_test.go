@@ -1,0 +1,70 @@
+package golden_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tofucue/tofucue/golden"
+	"github.com/tofucue/tofucue/internal/cli"
+)
+
+// TestVerify converts the HCL module of each case in verify/ with
+// `hcl2cue convert -o cue .`, applies the case's edits to the CUE files,
+// and runs `hcl2cue verify [ARGS] . cue`. An edit is a line of the input
+// file "edits": FILE|OLD|NEW, replacing the one occurrence of OLD in the
+// converted FILE with NEW (a deliberate change, to see verify report
+// it). The flags are the lines of "args". want/verify holds the exit
+// status and the report, want/stderr the diagnostics.
+func TestVerify(t *testing.T) {
+	golden.Run(t, "verify", func(t *testing.T, c *golden.Case) map[string]string {
+		dir := c.Materialize(t)
+		t.Chdir(dir)
+		var stdout, stderr bytes.Buffer
+		if code := cli.Hcl2cue([]string{"convert", "-o", "cue", "."}, &stdout, &stderr); code != 0 {
+			t.Fatalf("convert exited %d: %s", code, stderr.String())
+		}
+		if s, ok := c.Input("edits"); ok {
+			for line := range strings.Lines(s) {
+				line = strings.TrimRight(line, "\n")
+				if line == "" {
+					continue
+				}
+				parts := strings.SplitN(line, "|", 3)
+				if len(parts) != 3 {
+					t.Fatalf("edit %q: want FILE|OLD|NEW", line)
+				}
+				p := filepath.Join("cue", parts[0])
+				b, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := strings.Count(string(b), parts[1]); n != 1 {
+					t.Fatalf("edit %q: OLD occurs %d times in %s:\n%s", line, n, parts[0], b)
+				}
+				if err := os.WriteFile(p, []byte(strings.Replace(string(b), parts[1], parts[2], 1)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		var args []string
+		if s, ok := c.Input("args"); ok {
+			for line := range strings.Lines(s) {
+				if line = strings.TrimSpace(line); line != "" {
+					args = append(args, line)
+				}
+			}
+		}
+		stdout.Reset()
+		stderr.Reset()
+		code := cli.Hcl2cue(append(append([]string{"verify"}, args...), ".", "cue"), &stdout, &stderr)
+		out := map[string]string{"verify": fmt.Sprintf("exit %d\n%s", code, stdout.String())}
+		if stderr.Len() > 0 {
+			out["stderr"] = stderr.String()
+		}
+		return out
+	})
+}
