@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
@@ -50,6 +51,9 @@ func (c *converter) body(b *hclsyntax.Body, skip map[string]bool) *ast.StructLit
 		var end hcl.Pos
 		if it.attr != nil {
 			x, _ := c.expr(it.attr.Expr)
+			if c.inResource {
+				x = nullByDefault(x)
+			}
 			f = field(c.lbl(it.attr.Name), x)
 			end = it.attr.SrcRange.End
 		} else {
@@ -157,4 +161,44 @@ func (c *converter) dynamic(b *hclsyntax.Block) ast.Expr {
 	}
 	body := c.blockBody(content)
 	return &ast.Comprehension{Clauses: clauses, Value: asStruct(body)}
+}
+
+// nullByDefault writes a null that an argument of a resource may take as
+// *null | _, a null by default. On the HCL side the provider decides an
+// optional computed attribute that the configuration sets to null; in CUE
+// a concrete null could not be changed, while a null by default gives way
+// to the value the engine unifies in (see package engine/cue: it takes an
+// attribute that is null only by default for one the provider decides,
+// and any other for null). The nulls rewritten are those the argument's
+// value may be: the value itself, and the results of conditionals (and
+// of try, written like them) inside it.
+func nullByDefault(x ast.Expr) ast.Expr {
+	switch x := x.(type) {
+	case *ast.BasicLit:
+		if x.Kind == token.NULL {
+			return &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.MUL, X: ast.NewNull()}, Op: token.OR, Y: ident("_")}
+		}
+	case *ast.ParenExpr:
+		x.X = nullByDefault(x.X)
+	case *ast.IndexExpr:
+		l, ok := x.X.(*ast.ListLit)
+		if !ok {
+			break
+		}
+		for _, el := range l.Elts {
+			comp, ok := el.(*ast.Comprehension)
+			if !ok || len(comp.Clauses) != 1 {
+				continue
+			}
+			if _, ok := comp.Clauses[0].(*ast.IfClause); !ok {
+				continue
+			}
+			if s, ok := comp.Value.(*ast.StructLit); ok && len(s.Elts) == 1 {
+				if e, ok := s.Elts[0].(*ast.EmbedDecl); ok {
+					e.Expr = nullByDefault(e.Expr)
+				}
+			}
+		}
+	}
+	return x
 }

@@ -83,7 +83,16 @@
 // # Expressions and implicit conversions
 //
 // Expressions keep OpenTofu's meaning. A conditional is
-// [if c {a}, if !c {b}][0], which evaluates only the branch taken. A for
+// [if c {a}, if !c {b}][0], which evaluates only the branch taken. So is
+// a || b whose right operand could fail, [if a {true}, if !a {b}][0], and
+// a && b, [if a {b}, if !a {false}][0]: OpenTofu drops the right
+// operand's error where the left decides (var.x == null ||
+// length(var.x) == 0), where CUE's operators evaluate both; a || b and
+// a && b stay where neither can fail. A null that an argument of a
+// resource may take (a literal, a conditional's branch, try's fallback)
+// is a null by default, *null | _, as the engine wants a computed
+// attribute that the configuration leaves null: the provider decides it
+// on the HCL side, and the engine unifies its value in. A for
 // expression is a comprehension; where the order shows and the source may
 // be a map, keys are iterated sorted, as OpenTofu does. Templates are CUE
 // interpolations; CUE prints strings, integers and booleans as OpenTofu
@@ -136,7 +145,7 @@
 //   - base64sha512 (CUE standard library): `base64.Encode(null, sha512.Sum512(s))`
 //   - basename (CUE standard library): `path.Base(p, path.Unix)`
 //   - bcrypt (unknown at plan): `string`: a random salt makes every hash different
-//   - can (CUE expression): `(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is
+//   - can (CUE expression): `(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an interpolation, an operator or a function is false, where OpenTofu's result is unknown
 //   - ceil (CUE standard library): `math.Ceil(x)`
 //   - chomp (tofu library): `tofu.#chomp`: the newlines (\n, \r\n, \r) at the end removed
 //   - chunklist (tofu library): `tofu.#chunklist`: lists of at most size elements; size 0 is the whole list as one chunk
@@ -179,7 +188,7 @@
 //   - keys (CUE standard library): `list.SortStrings([for k, _ in m {k}])`: keys in lexical order
 //   - length (CUE expression): `len(x)` for lists and maps; `tofu.#length` counts a string's characters
 //   - log (tofu library): `tofu.#log`: ln(x)/ln(base) computed on float64 values, as OpenTofu does, so that log(1000, 10) is 2.9999999999999996 in both
-//   - lookup (CUE expression): `m[k]`, and `*m[k] | default` with a default
+//   - lookup (CUE expression): `m[k]`, and with a default `tofu.#lookup`, which decides from the map's keys whether to take the default, so that an element not known yet leaves the result unknown; a map not known yet (a computed map attribute) has no keys yet and gives the default, where OpenTofu's result is unknown
 //   - lower (CUE standard library): `strings.ToLower(s)`
 //   - matchkeys (tofu library): `tofu.#matchkeys`: the values whose key at the same index is in the search list
 //   - max (CUE standard library): `list.Max([a, b])`
@@ -234,7 +243,7 @@
 //   - trimprefix (CUE standard library): `strings.TrimPrefix(s, prefix)`
 //   - trimspace (CUE standard library): `strings.TrimSpace(s)`
 //   - trimsuffix (CUE standard library): `strings.TrimSuffix(s, suffix)`
-//   - try (CUE expression): `*a | b`: the first argument unless it is an error; three or more arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {...}][0]`, so that an argument not known yet leaves the result unknown
+//   - try (CUE expression): the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {b}][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown; but a value computed from one not known yet by an interpolation, an operator or a function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown
 //   - type (not converted): only for tofu console; a type is not a value in a module
 //   - upper (CUE standard library): `strings.ToUpper(s)`
 //   - urldecode (CUE standard library): `net.QueryUnescape(s)`; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded

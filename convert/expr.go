@@ -155,6 +155,11 @@ func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
 		}
 		return c.lib("modulo", x, y), kindNumber
 	}
+	if e.Op == hclsyntax.OpLogicalOr || e.Op == hclsyntax.OpLogicalAnd {
+		if x, ok := c.logical(e, x, y); ok {
+			return x, kindBool
+		}
+	}
 	op, ok := binaryOps[e.Op]
 	if !ok {
 		return c.unconverted(e.SrcRange, "Operator not converted", "hcl2cue cannot convert this operator."), kindUnknown

@@ -8,19 +8,19 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "`*a | b`: the first argument unless it is an error; three or more arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {...}][0]`, so that an argument not known yet leaves the result unknown", conv: convTry},
-	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is", result: kindBool, conv: func(cl *call) ast.Expr {
+	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {b}][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown; but a value computed from one not known yet by an interpolation, an operator or a function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an interpolation, an operator or a function is false, where OpenTofu's result is unknown", result: kindBool, conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
 		}
 		return paren(evaluates(cl.args[0], token.NEQ))
 	}},
-	"lookup": {how: byExpr, note: "`m[k]`, and `*m[k] | default` with a default", conv: func(cl *call) ast.Expr {
+	"lookup": {how: byExpr, note: "`m[k]`, and with a default `tofu.#lookup`, which decides from the map's keys whether to take the default, so that an element not known yet leaves the result unknown; a map not known yet (a computed map attribute) has no keys yet and gives the default, where OpenTofu's result is unknown", conv: func(cl *call) ast.Expr {
 		switch {
 		case cl.arity(2, 2):
 			return index(cl.args[0], cl.args[1])
 		case cl.arity(3, 3):
-			return &ast.ParenExpr{X: &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.MUL, X: paren(index(cl.args[0], cl.args[1]))}, Op: token.OR, Y: paren(cl.args[2])}}
+			return cl.lib("lookup", cl.args...)
 		}
 		return cl.fail("lookup takes two or three arguments.")
 	}},
@@ -53,13 +53,14 @@ var coreFuncs = map[string]function{
 	}},
 }
 
-// convTry writes try(a, b, ...). Two arguments are a CUE default: a, or b
-// where a is an error; a value that is not known yet stays unknown, as in
-// OpenTofu. CUE drops the default of a nested disjunction once its outer
-// default fails, and a comprehension's condition a != _|_ takes a value
-// not known yet for an error, so more arguments are checked one by one,
-// each with evaluates (see there), the next one looked at only where the
-// one before is an error:
+// convTry writes try(a, b, ...). A CUE default, *a | b, would not do even
+// for two arguments: CUE drops an alternative that is not known yet where
+// it is an incomplete error (an interpolation of a computed attribute) and
+// takes b, where OpenTofu's result is unknown; it drops the default of a
+// nested disjunction once its outer default fails; and a comprehension's
+// condition a != _|_ takes a value not known yet for an error. So the
+// arguments are checked one by one, each with evaluates (see there), the
+// next one looked at only where the one before is an error:
 //
 //	[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {
 //		[if (*b | 'error') != 'error' {b}, if (*b | 'error') == 'error' {c}][0]
@@ -70,19 +71,23 @@ func convTry(cl *call) ast.Expr {
 		return cl.fail("try takes one or more arguments, not an expanded list.")
 	case len(cl.args) == 1:
 		return cl.args[0]
-	case len(cl.args) == 2:
-		return &ast.ParenExpr{X: &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.MUL, X: paren(cl.args[0])}, Op: token.OR, Y: paren(cl.args[1])}}
 	}
 	last := len(cl.args) - 1
 	x := cl.args[last]
 	for i := last - 1; i >= 0; i-- {
-		a := cl.args[i]
-		x = index(list(
-			&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.NEQ)}}, Value: embed(a)},
-			&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.EQL)}}, Value: embed(x)},
-		), intLit(0))
+		x = orElse(cl.args[i], x)
 	}
 	return x
+}
+
+// orElse is a, or b where a is an error, unknown while a is not known yet:
+//
+//	[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {b}][0]
+func orElse(a, b ast.Expr) ast.Expr {
+	return index(list(
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.NEQ)}}, Value: embed(a)},
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.EQL)}}, Value: embed(b)},
+	), intLit(0))
 }
 
 // evaluates is (*x | 'error') != 'error' (op NEQ), or its negation with

@@ -63,7 +63,9 @@ func (c *converter) resource(b *hclsyntax.Block) []ast.Decl {
 	c.curBody = b.Body
 	path := c.resourcePath(mode, r.Type, r.Name)
 	value, multi, extra := c.instances(r.Count, r.ForEach, r.Enabled, func() ast.Expr {
+		c.inResource = true
 		s := c.body(b.Body, resourceMeta)
+		c.inResource = false
 		c.lifecycleChecks(s, &r.Lifecycle, c.selfRef(path))
 		return s
 	})

@@ -6,10 +6,11 @@ import (
 	"cuelang.org/go/cue"
 )
 
-// TestTryUnknown checks try with three arguments and can where an
-// argument is not known yet (a computed attribute the engine gives as its
-// type): the result stays unknown, as in OpenTofu, instead of falling back
-// as if the argument were an error; once known, it is taken.
+// TestTryUnknown checks try with two and three arguments, can and lookup
+// with a default where an argument is not known yet (a computed attribute
+// the engine gives as its type): the result stays unknown, as in
+// OpenTofu, instead of falling back as if the argument were an error;
+// once known, it is taken.
 func TestTryUnknown(t *testing.T) {
 	r, _ := convertSource(t, map[string]string{"main.tf": `
 resource "aws_instance" "web" {
@@ -31,6 +32,18 @@ output "second" {
 output "can" {
   value = can(aws_instance.web.id)
 }
+
+output "two" {
+  value = try(aws_instance.web.id, "fallback")
+}
+
+output "object" {
+  value = try(aws_instance.web, null)
+}
+
+output "tag" {
+  value = lookup({ name = "web-${aws_instance.web.id}" }, "name", "none")
+}
 `})
 	if r.Diagnostics.HasErrors() {
 		t.Fatal(r.Diagnostics.Error())
@@ -39,11 +52,11 @@ output "can" {
 		engine string
 		want   map[string]string // output -> JSON, "" for not concrete
 	}{
-		{"aws_instance: web: id: string", map[string]string{"three": "", "second": "", "can": ""}},
-		{`aws_instance: web: id: "i-1"`, map[string]string{"three": `"i-1"`, "second": `"i-1"`, "can": "true"}},
+		{"aws_instance: web: id: string", map[string]string{"three": "", "second": "", "can": "", "two": "", "object": "", "tag": ""}},
+		{`aws_instance: web: id: "i-1"`, map[string]string{"three": `"i-1"`, "second": `"i-1"`, "can": "true", "two": `"i-1"`, "object": `{"ami":"ami-1","id":"i-1"}`, "tag": `"web-i-1"`}},
 		// No id at all: an attribute the resource does not have is an
 		// error, in OpenTofu too.
-		{`aws_instance: web: ami: "ami-1"`, map[string]string{"three": `"fallback"`, "second": `"fallback"`, "can": "false"}},
+		{`aws_instance: web: ami: "ami-1"`, map[string]string{"three": `"fallback"`, "second": `"fallback"`, "can": "false", "two": `"fallback"`, "object": `{"ami":"ami-1"}`}},
 	} {
 		v, err := r.LoadWith(nil, map[string][]byte{"engine.cue": []byte("package m\n\n" + tc.engine + "\n")})
 		if err != nil {

@@ -142,10 +142,12 @@
 //     dynamically typed ones, and outputs, are objects and tuples where the
 //     HCL side may have maps and lists. An unknown's type may differ too.
 //     Compare plans by value (see the comparison in the tests).
-//   - A computed attribute that the configuration sets to a concrete null
-//     (a conditional that gives null) stays null in CUE, where the HCL
-//     side's provider decides it: a CUE value cannot be changed once
-//     concrete. One null by default (an input left null) is decided.
+//   - A computed attribute set to a concrete null stays null in CUE, where
+//     the HCL side's provider decides it: a CUE value cannot be changed
+//     once concrete. The converter writes the nulls of resource arguments
+//     (a literal null, a conditional's or try's null) as *null | _, a null
+//     by default, which is decided like an input left null; hand-written
+//     CUE must do the same.
 //   - A computed list or map attribute left null by default whose CUE
 //     type is a list ([...string]) reads as an empty list before apply.
 //   - Elements of nested set blocks do not get the computed values the
