@@ -779,16 +779,7 @@ func TestFilesStayInBaseDir(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("HOME", dir) // ~ is outside the module too
 	base := filepath.Join(dir, "module")
-	write := func(name, text string) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, text string) { writeFile(t, filepath.Join(dir, name), text) }
 	write("secret.txt", "secret")
 	write("module/inside.txt", "inside")
 	write("module/sub/deeper.txt", "deeper")
@@ -856,21 +847,23 @@ func TestFilesStayInBaseDir(t *testing.T) {
 	}
 }
 
+// writeFile writes text to p, making its directory first.
+func writeFile(t *testing.T, p, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestFilesInRoot checks Options.Root: relative paths resolve against
 // BaseDir, and files anywhere in Root (a sibling module) may be read, but
 // nothing outside it.
 func TestFilesInRoot(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, text string) { writeFile(t, filepath.Join(dir, name), text) }
 	write("tree/examples/basic/main.tf", "")
 	write("tree/files/policy.json", "policy")
 	write("secret.txt", "secret")
