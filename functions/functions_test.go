@@ -94,8 +94,14 @@ type example struct {
 // run checks examples against the table with BaseDir testdata.
 func run(t *testing.T, cases []example) {
 	t.Helper()
+	runWith(t, nil, cases)
+}
+
+// runWith checks examples with the variables vars in scope.
+func runWith(t *testing.T, vars map[string]cty.Value, cases []example) {
+	t.Helper()
 	for _, c := range cases {
-		got, diags := eval(t, Options{BaseDir: "testdata"}, c.expr, nil)
+		got, diags := eval(t, Options{BaseDir: "testdata"}, c.expr, vars)
 		if diags.HasErrors() {
 			t.Errorf("%s: %s", c.expr, diags.Error())
 			continue
@@ -763,16 +769,7 @@ func TestUnknownArguments(t *testing.T) {
 		{`issensitive(s)`, `false`},
 		{`jsonencode({a = s})`, `unknown(string)`},
 	}
-	for _, c := range cases {
-		got, diags := eval(t, Options{BaseDir: "testdata"}, c.expr, vars)
-		if diags.HasErrors() {
-			t.Errorf("%s: %s", c.expr, diags.Error())
-			continue
-		}
-		if s := show(got); s != c.want {
-			t.Errorf("%s\n got: %s\nwant: %s", c.expr, s, c.want)
-		}
-	}
+	runWith(t, vars, cases)
 }
 
 func TestFilesStayInBaseDir(t *testing.T) {
