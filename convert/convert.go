@@ -57,6 +57,10 @@ func (r *Result) Complete() bool { return !r.Diagnostics.HasErrors() }
 type converter struct {
 	m    *config.Module
 	opts Options
+	// fam is shared by the root and the modules it calls; child is the
+	// module's directory relative to the root's, "" for the root.
+	fam   *family
+	child string
 
 	diags   hcl.Diagnostics
 	reasons []string
@@ -94,7 +98,9 @@ type converter struct {
 	templateSrc map[string][]byte
 }
 
-// Module converts a loaded module.
+// Module converts a loaded module, and the modules its calls use from
+// local sources (./ and ../), each once, into files of the same package
+// (see modules.go).
 func Module(m *config.Module, opts Options) *Result {
 	if opts.Package == "" {
 		opts.Package = PackageName(m.Dir)
@@ -102,9 +108,43 @@ func Module(m *config.Module, opts Options) *Result {
 	if opts.ModulePath == "" {
 		opts.ModulePath = "tofucue.local/" + opts.Package
 	}
+	fam := newFamily(m.Dir, opts)
+	c := newConverter(m, opts, fam, "")
+	res := &Result{Package: opts.Package, ModulePath: opts.ModulePath}
+	// The root's files keep their names; the modules' files take others.
+	fileNames := map[string]string{}
+	for _, path := range m.PrimaryPaths {
+		fileNames[path] = cueFileName(path, fam.names)
+	}
+	for _, path := range m.PrimaryPaths {
+		f := m.Files[path]
+		if f == nil {
+			continue
+		}
+		c.imports = map[string]bool{}
+		decls := c.fileDecls(path, f)
+		res.Files = append(res.Files, File{Name: fileNames[path], Source: c.format(mergeDecls(decls))})
+	}
+	c.overrides()
+	if c.usesPath || c.usesWorkspace {
+		c.imports = map[string]bool{}
+		res.Files = append(res.Files, File{Name: cueFileName("tofu_context.tf", fam.names), Source: c.format(c.contextDecls())})
+	}
+	res.Files = append(res.Files, fam.files...)
+	res.Library = c.libUsed || fam.libUsed
+	res.Diagnostics = slices.Concat(c.diags, fam.diags)
+	res.Reasons = slices.Concat(c.reasons, fam.reasons)
+	return res
+}
+
+// newConverter makes the converter of one module: the root (child "") or
+// the module at child, relative to the root's directory.
+func newConverter(m *config.Module, opts Options, fam *family, child string) *converter {
 	c := &converter{
 		m:              m,
 		opts:           opts,
+		fam:            fam,
+		child:          child,
 		featureSymbols: map[string]bool{},
 		topLevel:       map[string]bool{},
 		localKinds:     map[string]kind{},
@@ -118,28 +158,16 @@ func Module(m *config.Module, opts Options) *Result {
 		c.topLevel[c.resourceTypeRoot(r.Type)[0]] = true
 	}
 
-	res := &Result{Package: opts.Package, ModulePath: opts.ModulePath}
-	names := map[string]bool{}
-	for _, path := range m.PrimaryPaths {
-		f := m.Files[path]
-		if f == nil {
-			continue
-		}
-		name := cueFileName(path, names)
-		res.Files = append(res.Files, c.file(path, name, f))
-	}
-	for _, path := range m.OverridePaths {
+	return c
+}
+
+// overrides reports the override files, which are not converted.
+func (c *converter) overrides() {
+	for _, path := range c.m.OverridePaths {
 		c.unconverted(hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos},
 			"Override file not converted",
 			"hcl2cue does not convert override files yet: merge "+filepath.Base(path)+" into the files it overrides first.")
 	}
-	if c.usesPath || c.usesWorkspace {
-		res.Files = append(res.Files, c.contextFile(cueFileName("tofu_context.tf", names)))
-	}
-	res.Library = c.libUsed
-	res.Diagnostics = c.diags
-	res.Reasons = c.reasons
-	return res
 }
 
 // PackageName makes a CUE package name from a directory name.
@@ -181,30 +209,30 @@ func cueFileName(path string, taken map[string]bool) string {
 	return name
 }
 
-// file converts one source file.
-func (c *converter) file(path, name string, f *hcl.File) File {
-	c.imports = map[string]bool{}
+// fileDecls converts the declarations of one source file, adding the
+// imports they use to c.imports.
+func (c *converter) fileDecls(path string, f *hcl.File) []ast.Decl {
 	body, ok := f.Body.(*hclsyntax.Body)
-	var decls []ast.Decl
 	if !ok {
 		c.unconverted(hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos},
 			"JSON configuration not converted",
 			"hcl2cue converts files in OpenTofu's native syntax; "+filepath.Base(path)+" is in the JSON syntax.")
-	} else {
-		c.comments = newCommentSet(path, f.Bytes)
-		for _, block := range body.Blocks {
-			decls = append(decls, c.block(block)...)
-		}
-		if rest := c.comments.rest(); len(rest) > 0 {
-			// Comments after the last declaration end the file.
-			cg := &ast.CommentGroup{}
-			for _, l := range rest {
-				cg.List = append(cg.List, &ast.Comment{Text: "//" + prefixSpace(l)})
-			}
-			decls = append(decls, cg)
-		}
+		return nil
 	}
-	return File{Name: name, Source: c.format(mergeDecls(decls))}
+	var decls []ast.Decl
+	c.comments = newCommentSet(path, f.Bytes)
+	for _, block := range body.Blocks {
+		decls = append(decls, c.block(block)...)
+	}
+	if rest := c.comments.rest(); len(rest) > 0 {
+		// Comments after the last declaration end the file.
+		cg := &ast.CommentGroup{}
+		for _, l := range rest {
+			cg.List = append(cg.List, &ast.Comment{Text: "//" + prefixSpace(l)})
+		}
+		decls = append(decls, cg)
+	}
+	return decls
 }
 
 // format writes a file's declarations with its package clause and imports.
@@ -276,16 +304,20 @@ func (c *converter) pruneImports(decls []ast.Decl) {
 	}
 }
 
-// contextFile declares what OpenTofu's path and terraform objects give:
+// contextDecls declare what OpenTofu's path and terraform objects give:
 // values the engine sets, with OpenTofu's values for a root module as
-// defaults.
-func (c *converter) contextFile(name string) File {
-	c.imports = map[string]bool{}
+// defaults. In a module called by the root, path.module is the module's
+// directory relative to the root's.
+func (c *converter) contextDecls() []ast.Decl {
 	var decls []ast.Decl
 	if c.usesPath {
 		s := &ast.StructLit{}
 		for _, n := range []string{"module", "root", "cwd"} {
-			s.Elts = append(s.Elts, field(ident(n), defaulted(stringLit("."), ident("string"))))
+			v := defaulted(stringLit("."), ident("string"))
+			if n == "module" && c.child != "" {
+				v = stringLit(c.child)
+			}
+			s.Elts = append(s.Elts, field(ident(n), v))
 		}
 		f := field(ident(pathRoot), s)
 		f.Attrs = []*ast.Attribute{attr("path")}
@@ -298,7 +330,7 @@ func (c *converter) contextFile(name string) File {
 		docComment(f, []string{"terraform.workspace: the engine sets it; \"default\" unless a workspace is selected."})
 		decls = append(decls, f)
 	}
-	return File{Name: name, Source: c.format(decls)}
+	return decls
 }
 
 // defaulted is *d | t.

@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
 )
@@ -71,6 +73,11 @@ func (c *converter) variable(b *hclsyntax.Block) []ast.Decl {
 		return nil
 	}
 	value, validations := c.validations(v, c.inputSchema(v))
+	if c.child != "" && v.Nullable && v.Type != cty.DynamicPseudoType && (v.Required() || !v.Default.IsNull()) {
+		// A called module's nullable variable takes a null argument as
+		// its value (see modules.go).
+		value = &ast.BinaryExpr{X: value, Op: token.OR, Y: ident("null")}
+	}
 	args := []string{attrString(v.Name)}
 	if v.Sensitive {
 		args = append(args, "sensitive")

@@ -172,8 +172,42 @@ func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
 		return binary(op, x, y), kindNumber
 	case token.QUO:
 		return binary(op, x, y), kindNumber
+	case token.EQL, token.NEQ:
+		if cmp, ok := nullComparison(op, x, xk, y, yk); ok {
+			return cmp, kindBool
+		}
 	}
 	return binary(op, x, y), kindBool
+}
+
+// nullComparison converts X == null and X != null where X may be a map,
+// object or list: CUE cannot compare a struct holding a value not known
+// yet (a computed attribute before apply) with null, where OpenTofu tells
+// that such an object is not null. (*(X & null) | 0) == null decides it
+// from X's kind. A string, number or bool not known yet stays unknown
+// either way, as in OpenTofu.
+func nullComparison(op token.Token, x ast.Expr, xk kind, y ast.Expr, yk kind) (ast.Expr, bool) {
+	isNullLit := func(e ast.Expr) bool {
+		switch e := e.(type) {
+		case *ast.Ident:
+			return e.Name == "null"
+		case *ast.BasicLit:
+			return e.Kind == token.NULL
+		}
+		return false
+	}
+	scalar := func(k kind) bool { return k == kindString || k == kindBool || k.isNumber() }
+	switch {
+	case isNullLit(y) && !scalar(xk):
+	case isNullLit(x) && !scalar(yk):
+		x = y
+	default:
+		return nil, false
+	}
+	if op == token.EQL {
+		return isNull(x), true
+	}
+	return notNull(x), true
 }
 
 // object converts an object constructor. A key written as a bare name is

@@ -297,9 +297,9 @@ func refersToSelf(e hcl.Expression) bool {
 	return false
 }
 
-// moduleCall converts a module block:
+// moduleCall converts a module block (see modules.go):
 //
-//	module: vpc: {cidr: "10.0.0.0/16"} @module(vpc, source="./vpc")
+//	module: vpc: {let args = {cidr: "10.0.0.0/16"}, args, _mod: ..., _out: ...} @module(vpc, source="./vpc")
 //
 // The child module's outputs are read from the call's hidden _out.
 func (c *converter) moduleCall(b *hclsyntax.Block) []ast.Decl {
@@ -332,12 +332,18 @@ func (c *converter) moduleCall(b *hclsyntax.Block) []ast.Decl {
 	if len(mc.DependsOn) > 0 {
 		args = append(args, "depends_on="+attrString(traversalList(mc.DependsOn)))
 	}
+	cm := c.childTemplate(mc)
 	c.curBody = b.Body
 	value, multi, cond := c.instances(mc.Count, mc.ForEach, mc.Enabled, func() ast.Expr {
 		s := c.body(b.Body, moduleMeta)
-		// The child's outputs: open until the engine fills them.
-		s.Elts = append(s.Elts, field(ident("_out"), &ast.StructLit{Elts: []ast.Decl{&ast.Ellipsis{}}}))
-		return s
+		if cm == nil {
+			// A module not converted (a registry or remote source):
+			// its outputs are open.
+			s.Elts = append(s.Elts, field(ident(callOutputs), &ast.StructLit{Elts: []ast.Decl{&ast.Ellipsis{}}}))
+			return s
+		}
+		_, key, _ := c.localChild(mc)
+		return c.callInstance(s, key, cm, passedArguments(b.Body))
 	})
 	if multi {
 		args[0] = attrString(mc.Name + "[*]")
@@ -467,4 +473,16 @@ func bodyUsesBesidesMeta(b *hclsyntax.Body, name string) bool {
 		return bodyUses(&rest, name)
 	}
 	return bodyUses(b, name)
+}
+
+// passedArguments are the arguments a module block gives its module's
+// variables, in source order.
+func passedArguments(b *hclsyntax.Body) []string {
+	var out []string
+	for _, a := range sortedAttrs(b) {
+		if !moduleMeta[a.Name] {
+			out = append(out, a.Name)
+		}
+	}
+	return out
 }

@@ -99,20 +99,36 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 		// module.NAME.OUTPUT: the call's outputs are in its hidden _out.
 		x := selector(ident(moduleRoot), name)
 		steps := rest[1:]
+		mc := c.m.ModuleCalls[name]
+		multi := mc != nil && (mc.Count != nil || mc.ForEach != nil)
 		if len(steps) > 0 {
-			if ix, ok := steps[0].(hcl.TraverseIndex); ok {
+			if ix, ok := steps[0].(hcl.TraverseIndex); ok && multi {
 				x = index(x, c.keyLit(ix.Key))
 				steps = steps[1:]
+				multi = false
 			}
 		}
-		if len(steps) == 0 {
-			k := kindUnknown
-			if mc := c.m.ModuleCalls[name]; mc != nil && len(rest) == 1 {
-				k = instancesKind(mc.Count, mc.ForEach)
+		if multi {
+			// module.NAME of a call with instances: the outputs of
+			// each, as a list (count) or by key (for_each).
+			k, v := c.fresh("k"), c.fresh("v")
+			out := &ast.SelectorExpr{X: ident(v), Sel: ident(callOutputs)}
+			kind := instancesKind(mc.Count, mc.ForEach)
+			var all ast.Expr
+			if kind == kindList {
+				all = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(out)})
+			} else {
+				all = &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{
+					Clauses: []ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}},
+					Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: ident(k)}, out)}},
+				}}}
 			}
-			return x, k
+			if len(steps) == 0 {
+				return all, kind
+			}
+			return c.steps(paren(all), kindUnknown, steps)
 		}
-		return c.steps(&ast.SelectorExpr{X: x, Sel: ident("_out")}, kindUnknown, steps)
+		return c.steps(&ast.SelectorExpr{X: x, Sel: ident(callOutputs)}, kindUnknown, steps)
 	case "data", "ephemeral", "resource":
 		if len(rest) >= 2 {
 			tn, ok1 := rest[0].(hcl.TraverseAttr)

@@ -6,8 +6,10 @@ import (
 
 	"cuelang.org/go/cue"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/engine/plan"
 )
 
 // declKind is what an attribute says a field is.
@@ -24,6 +26,7 @@ const (
 	declPath
 	declWorkspace
 	declTerraform
+	declSource
 )
 
 // attrKinds maps attribute names to the kinds of field they mark.
@@ -38,6 +41,7 @@ var attrKinds = map[string]declKind{
 	"path":       declPath,
 	"workspace":  declWorkspace,
 	"terraform":  declTerraform,
+	"source":     declSource,
 }
 
 // decl is one annotated field of the program.
@@ -67,33 +71,53 @@ type decl struct {
 	shape cue.Kind
 	// index is the declaration's place in source order.
 	index int
+	// module is the address of the module instance the declaration is
+	// in ("" for the root, module.net["a"] for a call's instance), and
+	// in the module's context: providers maps its provider
+	// configurations to the root's, and deferData is set when its call
+	// (or an ancestor's) has depends_on, which defers its data sources.
+	module    string
+	providers map[string]string
+	deferData bool
+	// providersArg is a module call's providers argument, as written:
+	// "aws=aws.west,google=google".
+	providersArg string
 }
 
 // addr is the resource's address without instance key: aws_x.y,
-// data.aws_x.y, ephemeral.aws_x.y.
+// data.aws_x.y, ephemeral.aws_x.y, prefixed by its module instance's.
 func (d *decl) addr() string {
+	prefix := ""
+	if d.module != "" {
+		prefix = d.module + "."
+	}
 	switch d.mode {
 	case config.DataMode:
-		return "data." + d.typ + "." + d.rname
+		return prefix + "data." + d.typ + "." + d.rname
 	case config.EphemeralMode:
-		return "ephemeral." + d.typ + "." + d.rname
+		return prefix + "ephemeral." + d.typ + "." + d.rname
 	}
-	return d.typ + "." + d.rname
+	return prefix + d.typ + "." + d.rname
 }
 
-// findDecls walks v and returns every annotated field, in the order the
-// walk meets them (fields in evaluation order). It does not descend into
-// the value of an annotated field, into lists or into definitions: an
-// annotation inside a resource's configuration is the resource's business.
-func findDecls(v cue.Value) ([]*decl, hcl.Diagnostics) {
-	w := &walker{}
-	w.walk(v, cue.Path{}, 0)
+// findDecls walks v and returns every annotated field of the root module,
+// in the order the walk meets them (fields in evaluation order). It does
+// not descend into the value of an annotated field, into lists or into
+// definitions: an annotation inside a resource's configuration is the
+// resource's business. With modules set, it also descends into the
+// instances of each module call (@module), whose declarations are those
+// of the called module in its _mod, and reports calls whose instances
+// cannot be told. It never descends into a module's template (@source).
+func findDecls(v cue.Value, modules bool) ([]*decl, hcl.Diagnostics) {
+	w := &walker{modules: modules}
+	w.walk(v, cue.Path{}, 0, &decl{})
 	return w.decls, w.diags
 }
 
 type walker struct {
-	decls []*decl
-	diags hcl.Diagnostics
+	modules bool
+	decls   []*decl
+	diags   hcl.Diagnostics
 }
 
 // maxDepth bounds the walk: declarations sit a few levels below the root
@@ -101,7 +125,14 @@ type walker struct {
 // value from being walked to its end.
 const maxDepth = 6
 
-func (w *walker) walk(v cue.Value, path cue.Path, depth int) {
+// maxModuleDepth bounds the nesting of module calls: a template cannot
+// instantiate itself, so deeper nesting means a loop the converter did
+// not see.
+const maxModuleDepth = 32
+
+// walk walks the fields of v, at path, in the module that ctx's module,
+// providers and deferData describe.
+func (w *walker) walk(v cue.Value, path cue.Path, depth int, ctx *decl) {
 	if depth > maxDepth {
 		return
 	}
@@ -117,16 +148,131 @@ func (w *walker) walk(v cue.Value, path cue.Path, depth int) {
 		fv := it.Value()
 		fp := join(path, sel)
 		if d := w.declOf(fv, fp); d != nil {
+			d.module, d.providers, d.deferData = ctx.module, ctx.providers, ctx.deferData
 			d.index = len(w.decls)
 			w.decls = append(w.decls, d)
+			if d.kind == declModule && w.modules {
+				w.module(fv, d)
+			}
 			continue
 		}
 		// A struct with an error in it (a value not known yet) may
 		// still be listed.
 		if k := fv.IncompleteKind(); k == cue.StructKind || k == cue.BottomKind {
-			w.walk(fv, fp, depth+1)
+			w.walk(fv, fp, depth+1, ctx)
 		}
 	}
+}
+
+// module walks the instances of a module call: the declarations of each
+// are in its _mod.
+func (w *walker) module(v cue.Value, d *decl) {
+	if strings.Count(d.module, "module.") >= maxModuleDepth {
+		w.diags = append(w.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Module calls nested too deeply", Detail: fmt.Sprintf("%s is nested in more than %d module calls.", d.attr, maxModuleDepth), Subject: d.pos})
+		return
+	}
+	prefix := "module." + d.name
+	if d.module != "" {
+		prefix = d.module + "." + prefix
+	}
+	type inst struct {
+		addr string
+		v    cue.Value
+		path cue.Path
+	}
+	var insts []inst
+	if !d.multi {
+		insts = []inst{{prefix, v, d.path}}
+	} else {
+		if dv, ok := v.Default(); ok {
+			v = dv
+		}
+		incomplete := ownError(v, d.path)
+		switch d.shape {
+		case cue.ListKind:
+			it, err := v.List()
+			if err != nil || incomplete {
+				w.badInstances(v, d, "Invalid count argument", `The "count" value depends on resource attributes that cannot be determined until apply, so OpenTofu cannot predict how many instances will be created.`)
+				return
+			}
+			for i := 0; it.Next(); i++ {
+				insts = append(insts, inst{fmt.Sprintf("%s[%d]", prefix, i), it.Value(), join(d.path, cue.Index(i))})
+			}
+		case cue.StructKind:
+			it, err := v.Fields()
+			if err != nil || incomplete {
+				w.badInstances(v, d, "Invalid for_each argument", `The "for_each" map includes keys derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this module.`)
+				return
+			}
+			for it.Next() {
+				key := it.Selector().Unquoted()
+				insts = append(insts, inst{prefix + plan.KeyString(cty.StringVal(key)), it.Value(), join(d.path, cue.Str(key))})
+			}
+		default:
+			w.badInstances(v, d, "Invalid instances", fmt.Sprintf("%s marks a module call with several instances: its value must be a list (count) or a struct keyed by instance key (for_each).", d.attr))
+			return
+		}
+	}
+	ctx := &decl{providers: childProviders(d), deferData: d.deferData || len(d.dependsOn) > 0}
+	for _, in := range insts {
+		mod, sel := lookupHidden(in.v, "_mod")
+		if !mod.Exists() {
+			w.diags = append(w.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Module not evaluable",
+				Detail:   fmt.Sprintf("%s has no _mod: the module it calls was not converted (a registry or remote source, or a module that does not load), so the CUE planner cannot plan it.", d.attr),
+				Subject:  d.pos,
+			})
+			return
+		}
+		ctx.module = in.addr
+		w.walk(mod, join(in.path, sel), 0, ctx)
+	}
+}
+
+// lookupHidden finds the hidden field name of v, and its selector, which
+// names the package the field belongs to.
+func lookupHidden(v cue.Value, name string) (cue.Value, cue.Selector) {
+	it, err := v.Fields(cue.Hidden(true))
+	if err != nil {
+		return cue.Value{}, cue.Selector{}
+	}
+	for it.Next() {
+		if it.Selector().String() == name {
+			return it.Value(), it.Selector()
+		}
+	}
+	return cue.Value{}, cue.Selector{}
+}
+
+func (w *walker) badInstances(v cue.Value, d *decl, summary, detail string) {
+	if err := fatal(v); err != nil {
+		w.diags = append(w.diags, errorDiags(err, summary, d.pos)...)
+		return
+	}
+	w.diags = append(w.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: d.pos})
+}
+
+// childProviders maps the provider configurations of a call's module to
+// the root's: the defaults are inherited by local name, and the call's
+// providers argument maps the others.
+func childProviders(d *decl) map[string]string {
+	out := map[string]string{}
+	for k, v := range d.providers {
+		out[k] = v
+	}
+	for _, pair := range strings.Split(d.providersArg, ",") {
+		child, parent, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		if !ok {
+			continue
+		}
+		child, parent = strings.TrimSpace(child), strings.TrimSpace(parent)
+		if root, ok := d.providers[parent]; ok {
+			parent = root
+		}
+		out[child] = parent
+	}
+	return out
 }
 
 // declOf reads the attribute of a field, if it has one of ours.
@@ -162,6 +308,8 @@ func (w *walker) declOf(v cue.Value, path cue.Path) *decl {
 				}
 			case "sensitive":
 				d.sensitive = val == "" || val == "true"
+			case "providers":
+				d.providersArg = val
 			}
 		}
 		switch kind {

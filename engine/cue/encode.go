@@ -89,16 +89,20 @@ func hasFloatMark(s string) bool {
 // round of the evaluation adds all of them with one unification: one
 // struct (lists for index steps) built from every path, compiled once.
 // Paths through hidden fields cannot be written in a struct literal of
-// another package; they are filled one by one.
+// another package: what goes below a hidden field (a module instance's
+// _mod) is one struct, filled there with one FillPath.
 type fills struct {
 	root   *node
-	hidden []hiddenFill
+	hidden []*hiddenFill
 	n      int
 }
 
+// hiddenFill is what goes below a path that ends in a hidden field (a
+// module instance's _mod): unified there with one FillPath.
 type hiddenFill struct {
+	key  string
 	path cue.Path
-	x    ast.Expr
+	node *node
 }
 
 // node is a struct (keys) or a list (indexes) under construction, or a
@@ -113,17 +117,37 @@ type node struct {
 func (f *fills) add(path cue.Path, x ast.Expr) {
 	f.n++
 	sels := path.Selectors()
-	for _, s := range sels {
+	// What is below the last hidden field (or definition, or pattern) is
+	// built as one expression with the other fills below that field: a
+	// hidden label in an expression built apart would belong to another
+	// package than the program's.
+	cut := 0
+	for i, s := range sels {
 		if s.Type()&(cue.StringLabel|cue.IndexLabel) == 0 || s.IsConstraint() {
-			f.hidden = append(f.hidden, hiddenFill{path, x})
-			return
+			cut = i + 1
 		}
 	}
-	if f.root == nil {
-		f.root = &node{}
+	var n *node
+	if cut == 0 {
+		if f.root == nil {
+			f.root = &node{}
+		}
+		n = f.root
+	} else {
+		prefix := cue.MakePath(sels[:cut]...)
+		key := prefix.String()
+		for _, h := range f.hidden {
+			if h.key == key {
+				n = h.node
+				break
+			}
+		}
+		if n == nil {
+			n = &node{}
+			f.hidden = append(f.hidden, &hiddenFill{key: key, path: prefix, node: n})
+		}
 	}
-	n := f.root
-	for _, s := range sels {
+	for _, s := range sels[cut:] {
 		var next *node
 		if s.Type() == cue.IndexLabel {
 			if n.indexes == nil {
@@ -162,7 +186,7 @@ func (f *fills) apply(ctx *cue.Context, v cue.Value) cue.Value {
 		v = v.Unify(ctx.BuildExpr(f.root.expr()))
 	}
 	for _, h := range f.hidden {
-		v = v.FillPath(h.path, ctx.BuildExpr(h.x))
+		v = v.FillPath(h.path, ctx.BuildExpr(h.node.expr()))
 	}
 	*f = fills{}
 	return v

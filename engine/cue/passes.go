@@ -124,6 +124,7 @@ func (p *planner) planInstance(in *instance, cur cue.Value, f *fills) {
 	val = markSensitive(in.block, val)
 	if in.d.mode != config.EphemeralMode {
 		in.rec = &plan.Instance{
+			Module:       in.d.module,
 			Mode:         in.d.mode,
 			Type:         in.d.typ,
 			Name:         in.d.rname,
@@ -225,7 +226,7 @@ func (p *planner) conflicts(cur cue.Value) {
 		}
 	}
 	for _, e := range errors.Errors(err) {
-		if cue.IsIncomplete(e) {
+		if cue.IsIncomplete(e) || p.inTemplate(e.Path()) {
 			continue
 		}
 		for _, d := range errorDiags(e, "Invalid CUE value", nil) {
@@ -246,9 +247,13 @@ func (p *planner) gradual(cur cue.Value) cue.Value {
 			left[in.d.index]++
 		}
 	}
+	// An instance is ready when every instance of the declarations it
+	// depends on was applied in an earlier round: the values of this
+	// round's are not in the program yet.
+	var before []int
 	ready := func(d *decl) bool {
 		for _, on := range p.deps[d.index] {
-			if left[on] > 0 {
+			if before[on] > 0 {
 				return false
 			}
 		}
@@ -256,6 +261,7 @@ func (p *planner) gradual(cur cue.Value) cue.Value {
 	}
 	pending := slices.DeleteFunc(slices.Clone(p.instances), func(in *instance) bool { return in.applied })
 	for len(pending) > 0 {
+		before = slices.Clone(left)
 		var f fills
 		var held []*instance
 		var heldCfg []cty.Value
@@ -392,6 +398,9 @@ func (p *planner) fillComputed(cur cue.Value, c computedAttr, v cty.Value, f *fi
 // depends (depends_on) on something other than data sources: a pending
 // change.
 func dataDeferred(d *decl) bool {
+	if d.deferData {
+		return true
+	}
 	for _, on := range d.dependsOn {
 		if !strings.HasPrefix(on, "data.") {
 			return true
@@ -517,11 +526,15 @@ func (p *planner) newInstance(d *decl, key cty.Value, path cue.Path, cfg cue.Val
 // providerKey is the provider configuration a resource uses: its
 // provider argument, or the provider its type name implies.
 func providerKey(d *decl) string {
-	if d.provider != "" {
-		return d.provider
+	key := d.provider
+	if key == "" {
+		key, _, _ = strings.Cut(d.typ, "_")
 	}
-	name, _, _ := strings.Cut(d.typ, "_")
-	return name
+	if root, ok := d.providers[key]; ok {
+		// In a called module: the root's configuration it was given.
+		return root
+	}
+	return key
 }
 
 // providerName is the provider's address, as engine/hcl names it: from

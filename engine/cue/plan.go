@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -120,6 +121,10 @@ type planner struct {
 	// planned and applied are the program at the end of each pass.
 	planned, applied cue.Value
 	stats            stats
+	// templates are the paths of the called modules' templates
+	// (@source), as labels: their errors are those of a module not
+	// instantiated, which only its instances have.
+	templates [][]string
 }
 
 // stats count what a plan did, for tests and benchmarks.
@@ -168,7 +173,7 @@ func (p *planner) run(v cue.Value) {
 	if p.diags.HasErrors() {
 		return
 	}
-	decls, diags := findDecls(v)
+	decls, diags := findDecls(v, true)
 	p.report(diags...)
 	for _, d := range decls {
 		switch d.kind {
@@ -176,16 +181,13 @@ func (p *planner) run(v cue.Value) {
 			d.index = len(p.resources)
 			p.resources = append(p.resources, d)
 		case declOutput:
-			p.outputs = append(p.outputs, d)
-		case declModule:
-			p.report(&hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Module calls are not supported by the CUE planner",
-				Detail:   fmt.Sprintf("%s: the CUE planner does not plan child modules yet.", d.attr),
-				Subject:  d.pos,
-			})
+			if d.module == "" {
+				p.outputs = append(p.outputs, d)
+			}
 		case declTerraform:
 			p.readTerraform(v.LookupPath(d.path))
+		case declSource:
+			p.templates = append(p.templates, labels(d.path))
 		}
 	}
 	p.checks = checkRules(v)
@@ -260,7 +262,7 @@ func (p *planner) sortDecls() {
 // checks every input and runs the validations the converter kept, and
 // records the variables of the plan.
 func (p *planner) inputs(v cue.Value) cue.Value {
-	decls, diags := findDecls(v)
+	decls, diags := findDecls(v, false)
 	p.report(diags...)
 	declared := map[string]bool{}
 	var ins []*decl
@@ -325,6 +327,40 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 	}
 	for _, d := range decls {
 		if d.kind == declValidation {
+			p.validate(v.LookupPath(d.path), d)
+		}
+	}
+	return p.moduleInputs(v)
+}
+
+// moduleInputs sets path.cwd in the modules the root calls, and checks
+// their inputs, which their calls give by unification: a conflict is
+// "Invalid value for input variable" at the CUE source, and the
+// validations the converter kept are checked. An input not known yet (an
+// argument computed from a resource) is not an error.
+func (p *planner) moduleInputs(v cue.Value) cue.Value {
+	decls, _ := findDecls(v, true)
+	for _, d := range decls {
+		if d.module != "" && d.kind == declPath && p.opts.ModuleDir != "" {
+			if abs, err := filepath.Abs(p.opts.ModuleDir); err == nil {
+				v = v.FillPath(join(d.path, cue.Str("cwd")), filepath.ToSlash(abs))
+			}
+		}
+	}
+	for _, d := range decls {
+		if d.module == "" {
+			continue
+		}
+		switch d.kind {
+		case declInput:
+			iv := v.LookupPath(d.path)
+			if dv, ok := iv.Default(); ok {
+				iv = dv
+			}
+			if err := fatal(iv); err != nil {
+				p.report(errorDiags(err, "Invalid value for input variable", d.pos)...)
+			}
+		case declValidation:
 			p.validate(v.LookupPath(d.path), d)
 		}
 	}
@@ -447,4 +483,43 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// labels is a path as the labels of its selectors, as CUE errors give
+// their paths.
+func labels(p cue.Path) []string {
+	var out []string
+	for _, s := range p.Selectors() {
+		if s.LabelType() == cue.StringLabel {
+			out = append(out, s.Unquoted())
+		} else {
+			out = append(out, s.String())
+		}
+	}
+	return out
+}
+
+// inTemplate reports whether a CUE error's path is in a template. Error
+// paths quote the labels that are not identifiers.
+func (p *planner) inTemplate(path []string) bool {
+	for _, t := range p.templates {
+		if len(path) < len(t) {
+			continue
+		}
+		in := true
+		for i, l := range t {
+			got := path[i]
+			if u, err := strconv.Unquote(got); err == nil {
+				got = u
+			}
+			if got != l {
+				in = false
+				break
+			}
+		}
+		if in {
+			return true
+		}
+	}
+	return false
 }

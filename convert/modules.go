@@ -1,0 +1,315 @@
+package convert
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/config"
+)
+
+// The modules a module calls from local sources are converted with it,
+// into the same CUE package, so that the whole tree is one program and
+// gradual evaluation sees across module boundaries. Each module is
+// converted once, whatever the number of calls, into a file of its own
+// holding a template:
+//
+//	_module: "modules/vpc": {
+//		_var: cidr: string @input(cidr)
+//		aws_vpc: main: {cidr_block: _var.cidr} @resource(aws_vpc.main)
+//		output: vpc_id: aws_vpc.main.id @output(vpc_id)
+//	} @source("modules/vpc")
+//
+// keyed by the module's directory relative to the root's. Each call
+// instance unifies the template with its arguments, and reads the
+// child's outputs from the instance:
+//
+//	module: vpc: {
+//		let args = {cidr: "10.0.0.0/16"}
+//		args
+//		_mod: _module["modules/vpc"] & {_var: {"cidr": args["cidr"]}}
+//		_out: _mod.output
+//	} @module(vpc, source="./modules/vpc")
+//
+// The engine never descends into a template (@source): it finds the
+// child's declarations in each call instance's _mod. A module's files
+// are one struct, since CUE resolves a name within the struct literal
+// that holds it.
+//
+// A variable of a called module that is nullable (the default) admits
+// null: a null argument is the variable's value, as in OpenTofu. One with
+// nullable = false takes its default for a null argument.
+const (
+	templateRoot = "_module"
+	callArgs     = "args"
+	callModule   = "_mod"
+	callOutputs  = "_out"
+)
+
+// family is what the conversion of a module tree shares: the modules
+// converted so far and the files written for them.
+type family struct {
+	rootDir string
+	opts    Options
+	// modules are the converted modules by key; a nil entry is being
+	// converted (a call to it now is a loop).
+	modules map[string]*childModule
+	files   []File
+	names   map[string]bool
+	diags   hcl.Diagnostics
+	reasons []string
+	libUsed bool
+}
+
+// childModule is what a call needs to know of the module it calls.
+type childModule struct {
+	variables map[string]*config.Variable
+	outputs   bool
+}
+
+func newFamily(rootDir string, opts Options) *family {
+	// The root is being converted: a call to it is a loop.
+	return &family{rootDir: rootDir, opts: opts, modules: map[string]*childModule{".": nil}, names: map[string]bool{}}
+}
+
+// localChild finds the directory and template key of a call's module when
+// its source is local.
+func (c *converter) localChild(mc *config.ModuleCall) (dir, key string, ok bool) {
+	src := mc.SourceAddr
+	if src == nil || src.Kind != config.LocalSource || c.fam == nil {
+		return "", "", false
+	}
+	dir = filepath.Join(c.m.Dir, filepath.FromSlash(src.Path))
+	rel, err := filepath.Rel(c.fam.rootDir, dir)
+	if err != nil {
+		return "", "", false
+	}
+	return dir, filepath.ToSlash(rel), true
+}
+
+// childTemplate converts the module a call uses, unless it was converted
+// before, and returns what the call needs of it; nil, with a warning,
+// when it cannot be converted.
+func (c *converter) childTemplate(mc *config.ModuleCall) *childModule {
+	rng := mc.DeclRange()
+	if mc.Source != nil {
+		rng = mc.Source.Range()
+	}
+	warn := func(summary, detail string) *childModule {
+		c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: detail, Subject: rng.Ptr()})
+		return nil
+	}
+	dir, key, ok := c.localChild(mc)
+	if !ok {
+		if mc.SourceAddr != nil && c.fam != nil {
+			return warn("Module not converted", fmt.Sprintf("The module %q uses, %s, is not a local directory: hcl2cue never downloads a module. Its outputs are open in the CUE form, and the engine cannot plan it.", mc.Name, mc.SourceAddr.Raw))
+		}
+		return nil
+	}
+	if cm, seen := c.fam.modules[key]; seen {
+		if cm == nil {
+			return warn("Module calls itself", fmt.Sprintf("Module %q calls a module that calls it (%s); its call is written without the module's declarations.", mc.Name, key))
+		}
+		return cm
+	}
+	m, diags := config.Load(dir)
+	if m == nil || diags.HasErrors() {
+		msg := "it does not load"
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				msg = d.Summary
+				if d.Subject != nil {
+					msg = d.Subject.String() + ": " + msg
+				}
+				break
+			}
+		}
+		return warn("Module not converted", fmt.Sprintf("The module %q uses, %s, was not converted (%s): its outputs are open in the CUE form, and the engine cannot plan it.", mc.Name, key, msg))
+	}
+	c.fam.modules[key] = nil
+	cm := c.fam.convert(m, key)
+	c.fam.modules[key] = cm
+	return cm
+}
+
+// convert converts a called module into one template file.
+func (f *family) convert(m *config.Module, key string) *childModule {
+	c := newConverter(m, f.opts, f, key)
+	c.imports = map[string]bool{}
+	var decls []ast.Decl
+	for _, path := range m.PrimaryPaths {
+		if file := m.Files[path]; file != nil {
+			decls = append(decls, c.fileDecls(path, file)...)
+		}
+	}
+	c.overrides()
+	if c.usesPath || c.usesWorkspace {
+		decls = append(decls, c.contextDecls()...)
+	}
+	for i, d := range decls {
+		if i > 0 {
+			ast.SetRelPos(d, token.NewSection)
+		}
+	}
+	tmpl := field(c.lbl(key), &ast.StructLit{Elts: mergeDecls(decls)})
+	tmpl.Attrs = []*ast.Attribute{attr("source", attrString(key))}
+	docComment(tmpl, []string{"The module in " + key + ", instantiated by the module calls that use it."})
+	src := c.format([]ast.Decl{field(ident(templateRoot), &ast.StructLit{Elts: []ast.Decl{tmpl}})})
+	f.files = append(f.files, File{Name: cueFileName("module_"+strings.NewReplacer("/", "_", ".", "_").Replace(key)+".tf", f.names), Source: src})
+	f.libUsed = f.libUsed || c.libUsed
+	f.diags = append(f.diags, c.diags...)
+	f.reasons = append(f.reasons, c.reasons...)
+	return &childModule{variables: m.Variables, outputs: len(m.Outputs) > 0}
+}
+
+// callInstance is one instance of a module call: its arguments, the
+// template unified with them, and the child's outputs.
+func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModule, passed []string) ast.Expr {
+	argsName := c.letName(callArgs)
+	vars := &ast.StructLit{}
+	for _, name := range passed {
+		v := cm.variables[name]
+		if v == nil {
+			// OpenTofu rejects an argument the module does not declare;
+			// it stays among the call's fields.
+			continue
+		}
+		arg := selector(ident(argsName), name)
+		val := withDefaults(arg, v.Type, v.TypeDefaults, 0)
+		if !v.Nullable {
+			// A null argument takes the variable's default:
+			// [if arg != null {arg}, _][0].
+			val = index(&ast.ListLit{Elts: []ast.Expr{
+				&ast.Comprehension{
+					Clauses: []ast.Clause{&ast.IfClause{Condition: notNull(arg)}},
+					Value:   asStruct(val),
+				},
+				ident("_"),
+			}}, intLit(0))
+		}
+		// A quoted label binds no name, so args stays in reach.
+		vars.Elts = append(vars.Elts, field(ast.NewString(name), val))
+	}
+	mod := &ast.BinaryExpr{
+		X:  index(ident(templateRoot), stringLit(key)),
+		Op: token.AND,
+		Y:  &ast.StructLit{Elts: []ast.Decl{field(ident(varRoot), vars)}},
+	}
+	var out ast.Expr = &ast.StructLit{}
+	if cm.outputs {
+		out = &ast.SelectorExpr{X: ident(callModule), Sel: ident(outputRoot)}
+	}
+	return &ast.StructLit{Elts: []ast.Decl{
+		&ast.LetClause{Ident: ident(argsName), Expr: args},
+		&ast.EmbedDecl{Expr: ident(argsName)},
+		field(ident(callModule), mod),
+		field(ident(callOutputs), out),
+	}}
+}
+
+// withDefaults is x, a module argument given to a variable of type t, with
+// the nulls removed where t's optional attributes have defaults (d), at
+// every level, so that the variable's schema gives them their defaults,
+// as OpenTofu applies the defaults of optional attributes to a null:
+//
+//	{for k, v in x if k != "a" || !isNull(v) {(k): v}}
+//
+// where isNull(v) is (*(v & null) | 0) == null, which CUE decides also
+// for a struct holding a value not known yet. Lists and maps are mapped
+// element by element; a null collection or object stays null.
+func withDefaults(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth int) ast.Expr {
+	if d == nil || !hasDefaults(d) || depth > 8 {
+		return x
+	}
+	k, v := fmt.Sprintf("k%d", depth), fmt.Sprintf("v%d", depth)
+	var mapped ast.Expr
+	switch {
+	case t.IsListType() || t.IsSetType():
+		elem := withDefaults(ident(v), t.ElementType(), child(d, ""), depth+1)
+		mapped = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(elem)})
+	case t.IsMapType():
+		elem := withDefaults(ident(v), t.ElementType(), child(d, ""), depth+1)
+		mapped = &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{
+			Clauses: []ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}},
+			Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: ident(k)}, elem)}},
+		}}}
+	case t.IsObjectType():
+		var keep ast.Expr
+		names := make([]string, 0, len(d.DefaultValues))
+		for n := range d.DefaultValues {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			ne := &ast.BinaryExpr{X: ident(k), Op: token.NEQ, Y: stringLit(n)}
+			if keep == nil {
+				keep = ne
+			} else {
+				keep = &ast.BinaryExpr{X: keep, Op: token.LAND, Y: ne}
+			}
+		}
+		// The value of each attribute whose type has defaults inside.
+		var val ast.Expr = ident(v)
+		var cases []ast.Expr
+		attrs := make([]string, 0, len(d.Children))
+		for n := range d.Children {
+			attrs = append(attrs, n)
+		}
+		slices.Sort(attrs)
+		for _, n := range attrs {
+			if !t.HasAttribute(n) {
+				continue
+			}
+			sub := withDefaults(ident(v), t.AttributeType(n), d.Children[n], depth+1)
+			if sub == ast.Expr(nil) {
+				continue
+			}
+			if id, ok := sub.(*ast.Ident); ok && id.Name == v {
+				continue
+			}
+			cases = append(cases, &ast.Comprehension{
+				Clauses: []ast.Clause{&ast.IfClause{Condition: &ast.BinaryExpr{X: ident(k), Op: token.EQL, Y: stringLit(n)}}},
+				Value:   asStruct(sub),
+			})
+		}
+		if len(cases) > 0 {
+			val = index(list(append(cases, ident(v))...), intLit(0))
+		}
+		clauses := []ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}}
+		if keep != nil {
+			clauses = append(clauses, &ast.IfClause{Condition: &ast.BinaryExpr{X: paren(keep), Op: token.LOR, Y: notNull(ident(v))}})
+		}
+		mapped = &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{
+			Clauses: clauses,
+			Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: ident(k)}, val)}},
+		}}}
+	default:
+		return x
+	}
+	// [if isNull(x) {null}, mapped][0]
+	return index(list(
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: isNull(x)}}, Value: asStruct(ident("null"))},
+		mapped,
+	), intLit(0))
+}
+
+// isNull is (*(x & null) | 0) == null: true for null, false for any other
+// value, also a struct or list holding a value not known yet.
+func isNull(x ast.Expr) ast.Expr {
+	return &ast.BinaryExpr{X: nullOrZero(x), Op: token.EQL, Y: ident("null")}
+}
+
+func notNull(x ast.Expr) ast.Expr {
+	return &ast.BinaryExpr{X: nullOrZero(x), Op: token.NEQ, Y: ident("null")}
+}
+
+func nullOrZero(x ast.Expr) ast.Expr {
+	return &ast.ParenExpr{X: defaulted(&ast.BinaryExpr{X: x, Op: token.AND, Y: ident("null")}, intLit(0))}
+}
