@@ -16,7 +16,7 @@
 //	resource.TYPE.NAME        resource: TYPE: NAME  (a type that is a reserved name or an opt-in feature's symbol)
 //	data.TYPE.NAME            data: TYPE: NAME: {...} @data(TYPE.NAME)
 //	ephemeral.TYPE.NAME       ephemeral: TYPE: NAME: {...} @ephemeral(TYPE.NAME)
-//	module.NAME.OUT           module: NAME: {inputs..., _out: {...}} @module(NAME, source=...)
+//	module.NAME.OUT           module: NAME: {let args = {inputs...}, args, _mod: ..., _out: _mod.output} @module(NAME, source=...)
 //	output "NAME"             output: NAME: <expr> @output(NAME)
 //	provider "P" (alias A)    provider: "P.A": {...} @provider(P.A)
 //	path.module               _path.module   (@path, "." by default)
@@ -24,9 +24,11 @@
 //
 // Inputs and locals are hidden fields, private to the program as in the
 // article; a variable and a local of the same name never meet. A module
-// call's inputs are its fields and the child's outputs, filled by the
-// engine, are in its hidden _out, so that an input and an output of the
-// same name do not unify. A field label that equals a name the converted
+// call's inputs are its fields; the called module, converted with the
+// root into a template (see modules.go), is instantiated in the call's
+// hidden _mod with them, and its outputs are the call's hidden _out, so
+// that an input and an output of the same name do not unify. A module
+// from a registry or a remote source is never fetched: its _out is open. A field label that equals a name the converted
 // expressions refer to (a namespace, a resource type, an import such as
 // list or strings, a CUE type such as number, a for variable in scope) is
 // written quoted: a quoted label names the same field but cannot be

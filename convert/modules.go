@@ -1,8 +1,10 @@
 package convert
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -10,7 +12,10 @@ import (
 	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	ctyconvert "github.com/zclconf/go-cty/cty/convert"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tofucue/tofucue/config"
 )
@@ -43,7 +48,9 @@ import (
 // are one struct, since CUE resolves a name within the struct literal
 // that holds it.
 //
-// A variable of a called module that is nullable (the default) admits
+// An argument is converted to its variable's type as OpenTofu converts
+// it (see conform), unless it is known to conform when converting. A
+// variable of a called module that is nullable (the default) admits
 // null: a null argument is the variable's value, as in OpenTofu. One with
 // nullable = false takes its default for a null argument.
 const (
@@ -171,10 +178,10 @@ func (f *family) convert(m *config.Module, key string) *childModule {
 
 // callInstance is one instance of a module call: its arguments, the
 // template unified with them, and the child's outputs.
-func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModule, passed []string) ast.Expr {
+func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModule, body *hclsyntax.Body) ast.Expr {
 	argsName := c.letName(callArgs)
 	vars := &ast.StructLit{}
-	for _, name := range passed {
+	for _, name := range passedArguments(body) {
 		v := cm.variables[name]
 		if v == nil {
 			// OpenTofu rejects an argument the module does not declare;
@@ -182,7 +189,10 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 			continue
 		}
 		arg := selector(ident(argsName), name)
-		val := withDefaults(arg, v.Type, v.TypeDefaults, 0)
+		val := arg
+		if a := body.Attributes[name]; a == nil || !c.conforms(a.Expr, v) {
+			val = c.conform(arg, v.Type, v.TypeDefaults, 0)
+		}
 		if !v.Nullable {
 			// A null argument takes the variable's default:
 			// [if arg != null {arg}, _][0].
@@ -214,37 +224,57 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 	}}
 }
 
-// withDefaults is x, a module argument given to a variable of type t, with
-// the nulls removed where t's optional attributes have defaults (d), at
-// every level, so that the variable's schema gives them their defaults,
-// as OpenTofu applies the defaults of optional attributes to a null:
+// conform is x, a module argument given to a variable of type t,
+// converted to t as OpenTofu converts it: strings, numbers and bools to
+// the primitive type wanted (true to "true", "5" to 5), at every level of
+// lists, maps and objects, and with the nulls removed where t's optional
+// attributes have defaults (d), so that the variable's schema gives them
+// their defaults:
 //
 //	{for k, v in x if k != "a" || !isNull(v) {(k): v}}
 //
 // where isNull(v) is (*(v & null) | 0) == null, which CUE decides also
-// for a struct holding a value not known yet. Lists and maps are mapped
-// element by element; a null collection or object stays null.
-func withDefaults(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth int) ast.Expr {
-	if d == nil || !hasDefaults(d) || depth > 8 {
+// for a struct holding a value not known yet. A null stays null; a value
+// of type any is left as it is.
+func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth int) ast.Expr {
+	if depth > 8 {
 		return x
 	}
 	k, v := fmt.Sprintf("k%d", depth), fmt.Sprintf("v%d", depth)
+	same := func(e ast.Expr) bool {
+		id, ok := e.(*ast.Ident)
+		return ok && id.Name == v
+	}
 	var mapped ast.Expr
 	switch {
+	case t == cty.String:
+		return c.lib("tostring", x)
+	case t == cty.Number:
+		return c.lib("tonumber", x)
+	case t == cty.Bool:
+		return c.lib("tobool", x)
 	case t.IsListType() || t.IsSetType():
-		elem := withDefaults(ident(v), t.ElementType(), child(d, ""), depth+1)
+		elem := c.conform(ident(v), t.ElementType(), child(d, ""), depth+1)
+		if same(elem) {
+			return x
+		}
 		mapped = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(elem)})
 	case t.IsMapType():
-		elem := withDefaults(ident(v), t.ElementType(), child(d, ""), depth+1)
+		elem := c.conform(ident(v), t.ElementType(), child(d, ""), depth+1)
+		if same(elem) {
+			return x
+		}
 		mapped = &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{
 			Clauses: []ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}},
 			Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: ident(k)}, elem)}},
 		}}}
 	case t.IsObjectType():
 		var keep ast.Expr
-		names := make([]string, 0, len(d.DefaultValues))
-		for n := range d.DefaultValues {
-			names = append(names, n)
+		var names []string
+		if d != nil {
+			for n := range d.DefaultValues {
+				names = append(names, n)
+			}
 		}
 		slices.Sort(names)
 		for _, n := range names {
@@ -255,23 +285,16 @@ func withDefaults(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth int) ast.E
 				keep = &ast.BinaryExpr{X: keep, Op: token.LAND, Y: ne}
 			}
 		}
-		// The value of each attribute whose type has defaults inside.
-		var val ast.Expr = ident(v)
+		// The value of each attribute, converted to its type.
 		var cases []ast.Expr
-		attrs := make([]string, 0, len(d.Children))
-		for n := range d.Children {
+		attrs := make([]string, 0, len(t.AttributeTypes()))
+		for n := range t.AttributeTypes() {
 			attrs = append(attrs, n)
 		}
 		slices.Sort(attrs)
 		for _, n := range attrs {
-			if !t.HasAttribute(n) {
-				continue
-			}
-			sub := withDefaults(ident(v), t.AttributeType(n), d.Children[n], depth+1)
-			if sub == ast.Expr(nil) {
-				continue
-			}
-			if id, ok := sub.(*ast.Ident); ok && id.Name == v {
+			sub := c.conform(ident(v), t.AttributeType(n), child(d, n), depth+1)
+			if same(sub) {
 				continue
 			}
 			cases = append(cases, &ast.Comprehension{
@@ -279,6 +302,10 @@ func withDefaults(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth int) ast.E
 				Value:   asStruct(sub),
 			})
 		}
+		if keep == nil && len(cases) == 0 {
+			return x
+		}
+		var val ast.Expr = ident(v)
 		if len(cases) > 0 {
 			val = index(list(append(cases, ident(v))...), intLit(0))
 		}
@@ -298,6 +325,39 @@ func withDefaults(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth int) ast.E
 		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: isNull(x)}}, Value: asStruct(ident("null"))},
 		mapped,
 	), intLit(0))
+}
+
+// conforms reports whether an argument's value needs no conversion to
+// the variable's type: a reference to a root variable of that type
+// without defaults, or a value known when converting that converting
+// (and the defaults) leave as it is.
+func (c *converter) conforms(e hcl.Expression, v *config.Variable) bool {
+	if t, ok := e.(*hclsyntax.ScopeTraversalExpr); ok && len(t.Traversal) == 2 && t.Traversal.RootName() == "var" && c.child == "" {
+		if a, ok := t.Traversal[1].(hcl.TraverseAttr); ok {
+			if rv := c.m.Variables[a.Name]; rv != nil && rv.Type.Equals(v.Type) && v.TypeDefaults == nil {
+				return true
+			}
+		}
+	}
+	val, _, ok := c.constValue(e)
+	if !ok {
+		return false
+	}
+	got, err := ctyconvert.Convert(val, v.Type)
+	if err != nil {
+		return false
+	}
+	if v.TypeDefaults != nil {
+		got = v.TypeDefaults.Apply(got)
+	}
+	// The values as JSON, without their types.
+	a, err1 := ctyjson.Marshal(val, val.Type())
+	b, err2 := ctyjson.Marshal(got, got.Type())
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	var ja, jb any
+	return json.Unmarshal(a, &ja) == nil && json.Unmarshal(b, &jb) == nil && reflect.DeepEqual(ja, jb)
 }
 
 // isNull is (*(x & null) | 0) == null: true for null, false for any other

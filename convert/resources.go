@@ -343,7 +343,7 @@ func (c *converter) moduleCall(b *hclsyntax.Block) []ast.Decl {
 			return s
 		}
 		_, key, _ := c.localChild(mc)
-		return c.callInstance(s, key, cm, passedArguments(b.Body))
+		return c.callInstance(s, key, cm, b.Body)
 	})
 	if multi {
 		args[0] = attrString(mc.Name + "[*]")

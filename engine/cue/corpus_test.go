@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"cuelang.org/go/cue/cuecontext"
 	"github.com/hashicorp/hcl/v2"
@@ -33,13 +34,14 @@ func TestCorpus(t *testing.T) {
 	}
 	counts := map[string]int{}
 	reasons := map[string][]string{}
+	var start time.Time
 	note := func(kind, why, rel string) {
 		counts[kind]++
 		if why != "" {
 			reasons[kind+": "+why] = append(reasons[kind+": "+why], rel)
 		}
 		if os.Getenv("TOFUCUE_CORPUS_ALL") != "" {
-			t.Logf("%s %s: %s", kind, rel, why)
+			t.Logf("%s %s (%.1fs): %s", kind, rel, time.Since(start).Seconds(), why)
 		}
 	}
 	for _, dir := range corpus.ModuleDirs(t) {
@@ -49,6 +51,7 @@ func TestCorpus(t *testing.T) {
 		if only := os.Getenv("TOFUCUE_CORPUS_ONLY"); only != "" && !strings.Contains(dir.Rel, only) {
 			continue
 		}
+		start = time.Now()
 		tree, diags := hclengine.Load(dir.Path)
 		if diags.HasErrors() {
 			note("skipped", "does not load", dir.Rel)

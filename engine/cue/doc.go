@@ -41,6 +41,24 @@
 //     applied) are unified into the program at their paths, a batch at a
 //     time.
 //
+// # Modules
+//
+// A module call (@module(NAME) or @module(NAME[*])) has one instance, or
+// one per element or field as a resource has. The called module's
+// declarations are in each instance's hidden _mod: the converter unifies
+// the module's template (a field marked @source, which the engine never
+// walks, and whose own errors are not reported) with the call's
+// arguments there. The engine walks each _mod as it walks the root, with
+// the instance's address as prefix (module.net["a"].aws_vpc.this); its
+// outputs are not the plan's. A call's providers argument maps the
+// module's provider configurations to the root's, and its depends_on
+// makes the data sources of the module wait for apply, as engine/hcl
+// does. The inputs of a module instance come from the program; one that
+// conflicts with its variable's constraints is "Invalid value for input
+// variable", and the validations the converter kept are checked. The
+// whole tree is one program: gradual evaluation and the dependency
+// analysis see across module boundaries.
+//
 // # Instances
 //
 // A declaration without [*] is one instance. With [*], its value is a
@@ -133,8 +151,11 @@
 //
 // # Differences from engine/hcl
 //
-//   - Module calls (@module) are not planned: each is an error. The
-//     converted directory holds the root module only.
+//   - A module call whose module was not converted (a registry or remote
+//     source: its call has no _mod) is "Module not evaluable", as on the
+//     HCL side. A module call whose count or for_each is known only
+//     after a data source is read while planning is "Invalid count
+//     argument" here: module instances are told before the plan pass.
 //   - CUE has no marks: values derived from sensitive variables are not
 //     marked (schema-sensitive attributes and sensitive outputs are).
 //   - Types: CUE has structs and lists, not cty's maps, sets, objects and
