@@ -76,6 +76,12 @@ func (c *converter) variable(b *hclsyntax.Block) []ast.Decl {
 	if c.child != "" && v.Nullable && v.Type != cty.DynamicPseudoType && (v.Required() || !v.Default.IsNull()) {
 		// A called module's nullable variable takes a null argument as
 		// its value (see modules.go).
+		if v.Required() {
+			// *T | null: T stays the default, so that the template,
+			// which no call instantiates, reads a value not known yet
+			// rather than a choice that may be null.
+			value = &ast.UnaryExpr{Op: token.MUL, X: paren(value)}
+		}
 		value = &ast.BinaryExpr{X: value, Op: token.OR, Y: ident("null")}
 	}
 	args := []string{attrString(v.Name)}

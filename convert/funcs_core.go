@@ -1,8 +1,11 @@
 package convert
 
 import (
+	"slices"
+
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
@@ -20,7 +23,21 @@ var coreFuncs = map[string]function{
 		case cl.arity(2, 2):
 			return index(cl.args[0], cl.args[1])
 		case cl.arity(3, 3):
-			return cl.lib("lookup", cl.args...)
+			args := slices.Clone(cl.args)
+			// OpenTofu converts the default to the element type of a
+			// map of a primitive type: lookup(m, "k", true) is "true"
+			// for a map(string).
+			if t, ok := cl.c.variableType(cl.src[0]); ok && t.IsMapType() {
+				switch t.ElementType() {
+				case cty.String:
+					args[2] = cl.c.lib("tostring", args[2])
+				case cty.Number:
+					args[2] = cl.c.lib("tonumber", args[2])
+				case cty.Bool:
+					args[2] = cl.c.lib("tobool", args[2])
+				}
+			}
+			return cl.lib("lookup", args...)
 		}
 		return cl.fail("lookup takes two or three arguments.")
 	}},

@@ -49,8 +49,22 @@ func (r *Result) LoadWith(ctx *cue.Context, extra map[string][]byte) (cue.Value,
 		ctx = cuecontext.New()
 	}
 	v := ctx.BuildInstance(insts[0])
-	if err := v.Err(); err != nil {
+	if err := v.Err(); err != nil && !templateErrors(err) {
 		return v, fmt.Errorf("building the converted module: %s", errors.Details(err, nil))
 	}
 	return v, nil
+}
+
+// templateErrors reports whether every error of err is in the template of
+// a called module (see modules.go). A template is never evaluated as it
+// is, only instantiated with its arguments: a variable it reads is not
+// known there (a nullable one may be null), and the errors that follows
+// are not the module's.
+func templateErrors(err error) bool {
+	for _, e := range errors.Errors(err) {
+		if p := e.Path(); len(p) == 0 || p[0] != templateRoot {
+			return false
+		}
+	}
+	return true
 }

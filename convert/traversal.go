@@ -5,6 +5,7 @@ import (
 
 	"cuelang.org/go/cue/ast"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
@@ -290,4 +291,62 @@ func instancesKind(count, forEach hcl.Expression) kind {
 func (c *converter) undeclared(rng hcl.Range, t hcl.Traversal) ast.Expr {
 	return c.unconverted(rng, "Reference to undeclared resource",
 		fmt.Sprintf("%s is not declared in this module; OpenTofu reports it when it evaluates the expression.", traversalText(t)))
+}
+
+// variableType is the type of an expression that reads an input variable
+// of the module, var.NAME followed by attribute and index steps, as its
+// type constraint gives it; false for any other expression, or where the
+// steps leave the constraint.
+func (c *converter) variableType(e hclsyntax.Expression) (cty.Type, bool) {
+	var t hcl.Traversal
+	switch e := e.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		t = e.Traversal
+	case *hclsyntax.IndexExpr:
+		ct, ok := c.variableType(e.Collection)
+		if !ok {
+			return cty.NilType, false
+		}
+		switch {
+		case ct.IsListType() || ct.IsMapType() || ct.IsSetType():
+			return ct.ElementType(), true
+		}
+		return cty.NilType, false
+	default:
+		return cty.NilType, false
+	}
+	if len(t) < 2 || t.RootName() != "var" {
+		return cty.NilType, false
+	}
+	a, ok := t[1].(hcl.TraverseAttr)
+	if !ok {
+		return cty.NilType, false
+	}
+	v := c.m.Variables[a.Name]
+	if v == nil {
+		return cty.NilType, false
+	}
+	ty := v.Type
+	for _, s := range t[2:] {
+		switch s := s.(type) {
+		case hcl.TraverseAttr:
+			switch {
+			case ty.IsObjectType() && ty.HasAttribute(s.Name):
+				ty = ty.AttributeType(s.Name)
+			case ty.IsMapType():
+				ty = ty.ElementType()
+			default:
+				return cty.NilType, false
+			}
+		case hcl.TraverseIndex:
+			if ty.IsListType() || ty.IsMapType() {
+				ty = ty.ElementType()
+			} else {
+				return cty.NilType, false
+			}
+		default:
+			return cty.NilType, false
+		}
+	}
+	return ty, ty != cty.DynamicPseudoType
 }

@@ -215,7 +215,7 @@ func (p *planner) finish(cur cue.Value) {
 // CUE source: those at a position already reported are left out, and so
 // are the values that are only incomplete.
 func (p *planner) conflicts(cur cue.Value) {
-	err := cur.Validate()
+	err := p.validateProgram(cur)
 	if err == nil {
 		return
 	}
@@ -236,6 +236,38 @@ func (p *planner) conflicts(cur cue.Value) {
 			p.report(d)
 		}
 	}
+}
+
+// validateProgram validates the program but the templates of the called
+// modules (@source): a template is only ever used instantiated, and what
+// it reads is not known in it, so its errors (a variable that may be
+// null, say) are not the module's. Each instance is validated with the
+// field that holds it.
+func (p *planner) validateProgram(cur cue.Value) error {
+	if len(p.templates) == 0 {
+		return cur.Validate()
+	}
+	holders := map[string]bool{}
+	for _, t := range p.templates {
+		holders[t[0]] = true
+	}
+	it, err := cur.Fields(cue.Hidden(true), cue.Definitions(true), cue.Optional(true))
+	if err != nil {
+		return err
+	}
+	var all errors.Error
+	for it.Next() {
+		if holders[it.Selector().String()] {
+			continue
+		}
+		if err := it.Value().Validate(); err != nil {
+			all = errors.Append(all, errors.Promote(err, ""))
+		}
+	}
+	if all == nil {
+		return nil
+	}
+	return all
 }
 
 // gradual runs the rounds of the apply pass on the instances not applied
