@@ -307,8 +307,7 @@ func (c *converter) variableType(e hclsyntax.Expression) (cty.Type, bool) {
 		if !ok {
 			return cty.NilType, false
 		}
-		switch {
-		case ct.IsListType() || ct.IsMapType() || ct.IsSetType():
+		if ct.IsListType() || ct.IsMapType() || ct.IsSetType() {
 			return ct.ElementType(), true
 		}
 		return cty.NilType, false

@@ -52,6 +52,40 @@ output "ids" {
 `, n-1)
 }
 
+// moduleFanModule is one resource and a module called with count n-1,
+// each instance holding one resource that refers to the hub's id through
+// its argument, and giving its id as an output.
+func moduleFanModule(n int) string {
+	return fmt.Sprintf(`resource "null_resource" "hub" {
+  triggers = { name = "hub" }
+}
+module "spoke" {
+  source = "./spoke"
+  count  = %d
+  hub    = null_resource.hub.id
+  index  = count.index
+}
+output "ids" {
+  value = module.spoke[*].id
+}
+`, n-1)
+}
+
+// spokeModule is the module moduleFanModule calls.
+const spokeModule = `variable "hub" {
+  type = string
+}
+variable "index" {
+  type = number
+}
+resource "null_resource" "this" {
+  triggers = { hub = var.hub, index = var.index }
+}
+output "id" {
+  value = null_resource.this.id
+}
+`
+
 // benchSizes are the numbers of resource instances of the generated
 // modules; 5000 is the issue's largest size.
 var benchSizes = []int{10, 100, 1000, 5000}
@@ -65,10 +99,10 @@ func BenchmarkPlan(b *testing.B) {
 	shapes := []struct {
 		name string
 		gen  func(int) string
-	}{{"chain", chainModule}, {"fan", fanModule}, {"countfan", countFanModule}}
+	}{{"chain", chainModule}, {"fan", fanModule}, {"countfan", countFanModule}, {"modulefan", moduleFanModule}}
 	for _, shape := range shapes {
 		for _, n := range benchSizes {
-			dir := writeFiles(b, map[string]string{"main.tf": shape.gen(n)})
+			dir := writeFiles(b, map[string]string{"main.tf": shape.gen(n), "spoke/main.tf": spokeModule})
 			tree, diags := hclengine.Load(dir)
 			if diags.HasErrors() {
 				b.Fatal(diags)

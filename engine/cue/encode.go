@@ -2,6 +2,7 @@ package cue
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 
 	"cuelang.org/go/cue"
@@ -88,28 +89,31 @@ func hasFloatMark(s string) bool {
 // fills collects values to unify into the program at paths, so that a
 // round of the evaluation adds all of them with one unification: one
 // struct (lists for index steps) built from every path, compiled once.
-// Paths through hidden fields cannot be written in a struct literal of
-// another package: what goes below a hidden field (a module instance's
-// _mod) is one struct, filled there with one FillPath.
+// A hidden field belongs to its package: a path through one (a module
+// instance's _mod) is written in a struct compiled as part of that
+// package (cue.ImportPath), so that its label is the program's; paths
+// of each package go in with one unification. A path through a
+// definition or a pattern is filled by itself.
 type fills struct {
-	root   *node
-	hidden []*hiddenFill
-	n      int
+	// roots are the structs built, by the package of the hidden fields
+	// they hold ("" for none).
+	roots map[string]*node
+	other []otherFill
+	n     int
 }
 
-// hiddenFill is what goes below a path that ends in a hidden field (a
-// module instance's _mod): unified there with one FillPath.
-type hiddenFill struct {
-	key  string
+// otherFill is one value filled at a path that a struct cannot name.
+type otherFill struct {
 	path cue.Path
-	node *node
+	x    ast.Expr
 }
 
-// node is a struct (keys) or a list (indexes) under construction, or a
-// leaf value.
+// node is a struct (keys, hidden keys) or a list (indexes) under
+// construction, or a leaf value.
 type node struct {
 	leaf    ast.Expr
 	fields  map[string]*node
+	hidden  map[string]*node
 	indexes map[int]*node
 }
 
@@ -117,58 +121,30 @@ type node struct {
 func (f *fills) add(path cue.Path, x ast.Expr) {
 	f.n++
 	sels := path.Selectors()
-	// What is below the last hidden field (or definition, or pattern) is
-	// built as one expression with the other fills below that field: a
-	// hidden label in an expression built apart would belong to another
-	// package than the program's.
-	cut := 0
-	for i, s := range sels {
-		if s.Type()&(cue.StringLabel|cue.IndexLabel) == 0 || s.IsConstraint() {
-			cut = i + 1
+	pkg := ""
+	for _, s := range sels {
+		switch {
+		case s.IsConstraint() || s.Type()&(cue.StringLabel|cue.IndexLabel|cue.HiddenLabel) == 0:
+			f.other = append(f.other, otherFill{path, x})
+			return
+		case s.Type() == cue.HiddenLabel:
+			if pkg != "" && s.PkgPath() != pkg {
+				f.other = append(f.other, otherFill{path, x})
+				return
+			}
+			pkg = s.PkgPath()
 		}
 	}
-	var n *node
-	if cut == 0 {
-		if f.root == nil {
-			f.root = &node{}
-		}
-		n = f.root
-	} else {
-		prefix := cue.MakePath(sels[:cut]...)
-		key := prefix.String()
-		for _, h := range f.hidden {
-			if h.key == key {
-				n = h.node
-				break
-			}
-		}
-		if n == nil {
-			n = &node{}
-			f.hidden = append(f.hidden, &hiddenFill{key: key, path: prefix, node: n})
-		}
+	if f.roots == nil {
+		f.roots = map[string]*node{}
 	}
-	for _, s := range sels[cut:] {
-		var next *node
-		if s.Type() == cue.IndexLabel {
-			if n.indexes == nil {
-				n.indexes = map[int]*node{}
-			}
-			next = n.indexes[s.Index()]
-			if next == nil {
-				next = &node{}
-				n.indexes[s.Index()] = next
-			}
-		} else {
-			if n.fields == nil {
-				n.fields = map[string]*node{}
-			}
-			next = n.fields[s.Unquoted()]
-			if next == nil {
-				next = &node{}
-				n.fields[s.Unquoted()] = next
-			}
-		}
-		n = next
+	n := f.roots[pkg]
+	if n == nil {
+		n = &node{}
+		f.roots[pkg] = n
+	}
+	for _, s := range sels {
+		n = n.child(s)
 	}
 	if n.leaf == nil {
 		n.leaf = x
@@ -177,16 +153,52 @@ func (f *fills) add(path cue.Path, x ast.Expr) {
 	}
 }
 
+// child is the node at selector s below n, made when missing.
+func (n *node) child(s cue.Selector) *node {
+	var m *map[string]*node
+	key := s.String()
+	switch s.Type() {
+	case cue.IndexLabel:
+		if n.indexes == nil {
+			n.indexes = map[int]*node{}
+		}
+		next := n.indexes[s.Index()]
+		if next == nil {
+			next = &node{}
+			n.indexes[s.Index()] = next
+		}
+		return next
+	case cue.HiddenLabel:
+		m = &n.hidden
+	default:
+		m = &n.fields
+		key = s.Unquoted()
+	}
+	if *m == nil {
+		*m = map[string]*node{}
+	}
+	next := (*m)[key]
+	if next == nil {
+		next = &node{}
+		(*m)[key] = next
+	}
+	return next
+}
+
 // empty reports whether nothing was added.
 func (f *fills) empty() bool { return f.n == 0 }
 
 // apply unifies everything added into v and resets f.
 func (f *fills) apply(ctx *cue.Context, v cue.Value) cue.Value {
-	if f.root != nil {
-		v = v.Unify(ctx.BuildExpr(f.root.expr()))
+	for _, pkg := range slices.Sorted(maps.Keys(f.roots)) {
+		var opts []cue.BuildOption
+		if pkg != "" {
+			opts = append(opts, cue.ImportPath(pkg))
+		}
+		v = v.Unify(ctx.BuildExpr(f.roots[pkg].expr(), opts...))
 	}
-	for _, h := range f.hidden {
-		v = v.FillPath(h.path, ctx.BuildExpr(h.node.expr()))
+	for _, o := range f.other {
+		v = v.FillPath(o.path, ctx.BuildExpr(o.x))
 	}
 	*f = fills{}
 	return v
@@ -206,6 +218,13 @@ func (n *node) expr() ast.Expr {
 		slices.Sort(keys)
 		for _, k := range keys {
 			s.Elts = append(s.Elts, &ast.Field{Label: ast.NewString(k), Value: n.fields[k].expr()})
+		}
+		parts = append(parts, s)
+	}
+	if len(n.hidden) > 0 {
+		s := &ast.StructLit{}
+		for _, k := range slices.Sorted(maps.Keys(n.hidden)) {
+			s.Elts = append(s.Elts, &ast.Field{Label: ast.NewIdent(k), Value: n.hidden[k].expr()})
 		}
 		parts = append(parts, s)
 	}
