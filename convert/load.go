@@ -22,7 +22,14 @@ func (r *Result) Load(ctx *cue.Context) (cue.Value, error) {
 // LoadWith is Load with extra files added to the converted module's
 // package, such as one that sets inputs: extra maps file names to CUE
 // source.
-func (r *Result) LoadWith(ctx *cue.Context, extra map[string][]byte) (cue.Value, error) {
+func (r *Result) LoadWith(ctx *cue.Context, extra map[string][]byte) (v cue.Value, err error) {
+	defer func() {
+		// The CUE evaluator can panic (v0.17.1 does in its cycle
+		// detection on some module trees): an error, not a crash.
+		if e := recover(); e != nil {
+			v, err = cue.Value{}, fmt.Errorf("building the converted module: the CUE evaluator failed: %v", e)
+		}
+	}()
 	files, err := r.OutputFiles()
 	if err != nil {
 		return cue.Value{}, err
@@ -48,7 +55,7 @@ func (r *Result) LoadWith(ctx *cue.Context, extra map[string][]byte) (cue.Value,
 	if ctx == nil {
 		ctx = cuecontext.New()
 	}
-	v := ctx.BuildInstance(insts[0])
+	v = ctx.BuildInstance(insts[0])
 	if err := v.Err(); err != nil && !templateErrors(err) {
 		return v, fmt.Errorf("building the converted module: %s", errors.Details(err, nil))
 	}
