@@ -34,6 +34,9 @@ type Result struct {
 	Files []File
 	// Library is set when the files use the tofu library package.
 	Library bool
+	// Modules are the called modules converted with the module, by
+	// directory relative to its own (see modules.go).
+	Modules []string
 	// Diagnostics are what was not converted, with source ranges; any
 	// error means the files hold placeholders.
 	Diagnostics hcl.Diagnostics
@@ -131,6 +134,7 @@ func Module(m *config.Module, opts Options) *Result {
 		res.Files = append(res.Files, File{Name: cueFileName("tofu_context.tf", fam.names), Source: c.format(c.contextDecls())})
 	}
 	res.Files = append(res.Files, fam.files...)
+	res.Modules = fam.converted
 	res.Library = c.libUsed || fam.libUsed
 	res.Diagnostics = slices.Concat(c.diags, fam.diags)
 	res.Reasons = slices.Concat(c.reasons, fam.reasons)

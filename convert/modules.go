@@ -68,11 +68,13 @@ type family struct {
 	// modules are the converted modules by key; a nil entry is being
 	// converted (a call to it now is a loop).
 	modules map[string]*childModule
-	files   []File
-	names   map[string]bool
-	diags   hcl.Diagnostics
-	reasons []string
-	libUsed bool
+	// converted are the keys of the modules converted, in order.
+	converted []string
+	files     []File
+	names     map[string]bool
+	diags     hcl.Diagnostics
+	reasons   []string
+	libUsed   bool
 }
 
 // childModule is what a call needs to know of the module it calls.
@@ -143,6 +145,7 @@ func (c *converter) childTemplate(mc *config.ModuleCall) *childModule {
 	c.fam.modules[key] = nil
 	cm := c.fam.convert(m, key)
 	c.fam.modules[key] = cm
+	c.fam.converted = append(c.fam.converted, key)
 	return cm
 }
 

@@ -226,7 +226,7 @@ func (p *planner) conflicts(cur cue.Value) {
 		}
 	}
 	for _, e := range errors.Errors(err) {
-		if cue.IsIncomplete(e) || p.inTemplate(e.Path()) {
+		if cue.IsIncomplete(e) {
 			continue
 		}
 		for _, d := range errorDiags(e, "Invalid CUE value", nil) {
@@ -244,12 +244,8 @@ func (p *planner) conflicts(cur cue.Value) {
 // null, say) are not the module's. Each instance is validated with the
 // field that holds it.
 func (p *planner) validateProgram(cur cue.Value) error {
-	if len(p.templates) == 0 {
+	if len(p.templateHolders) == 0 {
 		return cur.Validate()
-	}
-	holders := map[string]bool{}
-	for _, t := range p.templates {
-		holders[t[0]] = true
 	}
 	it, err := cur.Fields(cue.Hidden(true), cue.Definitions(true), cue.Optional(true))
 	if err != nil {
@@ -257,7 +253,7 @@ func (p *planner) validateProgram(cur cue.Value) error {
 	}
 	var all errors.Error
 	for it.Next() {
-		if holders[it.Selector().String()] {
+		if p.templateHolders[it.Selector().String()] {
 			continue
 		}
 		if err := it.Value().Validate(); err != nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -121,10 +120,10 @@ type planner struct {
 	// planned and applied are the program at the end of each pass.
 	planned, applied cue.Value
 	stats            stats
-	// templates are the paths of the called modules' templates
-	// (@source), as labels: their errors are those of a module not
-	// instantiated, which only its instances have.
-	templates [][]string
+	// templateHolders are the top-level fields that hold the called
+	// modules' templates (@source), by selector: their errors are those
+	// of a module not instantiated, which only its instances have.
+	templateHolders map[string]bool
 }
 
 // stats count what a plan did, for tests and benchmarks.
@@ -187,7 +186,12 @@ func (p *planner) run(v cue.Value) {
 		case declTerraform:
 			p.readTerraform(v.LookupPath(d.path))
 		case declSource:
-			p.templates = append(p.templates, labels(d.path))
+			if sels := d.path.Selectors(); len(sels) > 0 {
+				if p.templateHolders == nil {
+					p.templateHolders = map[string]bool{}
+				}
+				p.templateHolders[sels[0].String()] = true
+			}
 		}
 	}
 	p.checks = checkRules(v)
@@ -275,11 +279,7 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 				v = v.FillPath(d.path, p.ctx.BuildExpr(encodeInput(val)))
 			}
 		case declPath:
-			if p.opts.ModuleDir != "" {
-				if abs, err := filepath.Abs(p.opts.ModuleDir); err == nil {
-					v = v.FillPath(join(d.path, cue.Str("cwd")), filepath.ToSlash(abs))
-				}
-			}
+			v = p.setCwd(v, d)
 		}
 	}
 	for _, name := range sortedKeys(p.opts.Inputs) {
@@ -341,10 +341,8 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 func (p *planner) moduleInputs(v cue.Value) cue.Value {
 	decls, _ := findDecls(v, true)
 	for _, d := range decls {
-		if d.module != "" && d.kind == declPath && p.opts.ModuleDir != "" {
-			if abs, err := filepath.Abs(p.opts.ModuleDir); err == nil {
-				v = v.FillPath(join(d.path, cue.Str("cwd")), filepath.ToSlash(abs))
-			}
+		if d.module != "" && d.kind == declPath {
+			v = p.setCwd(v, d)
 		}
 	}
 	for _, d := range decls {
@@ -485,41 +483,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// labels is a path as the labels of its selectors, as CUE errors give
-// their paths.
-func labels(p cue.Path) []string {
-	var out []string
-	for _, s := range p.Selectors() {
-		if s.LabelType() == cue.StringLabel {
-			out = append(out, s.Unquoted())
-		} else {
-			out = append(out, s.String())
-		}
+// setCwd sets path.cwd at a @path field: the absolute path of
+// Options.ModuleDir, as on the HCL side; without one the CUE default
+// stays.
+func (p *planner) setCwd(v cue.Value, d *decl) cue.Value {
+	if p.opts.ModuleDir == "" {
+		return v
 	}
-	return out
-}
-
-// inTemplate reports whether a CUE error's path is in a template. Error
-// paths quote the labels that are not identifiers.
-func (p *planner) inTemplate(path []string) bool {
-	for _, t := range p.templates {
-		if len(path) < len(t) {
-			continue
-		}
-		in := true
-		for i, l := range t {
-			got := path[i]
-			if u, err := strconv.Unquote(got); err == nil {
-				got = u
-			}
-			if got != l {
-				in = false
-				break
-			}
-		}
-		if in {
-			return true
-		}
+	abs, err := filepath.Abs(p.opts.ModuleDir)
+	if err != nil {
+		return v
 	}
-	return false
+	return v.FillPath(join(d.path, cue.Str("cwd")), filepath.ToSlash(abs))
 }
