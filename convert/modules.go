@@ -342,6 +342,9 @@ func (c *converter) conforms(e hcl.Expression, v *config.Variable) bool {
 			}
 		}
 	}
+	if t, ok := primitiveType(e); ok && v.Type.Equals(t) {
+		return true
+	}
 	val, _, ok := c.constValue(e)
 	if !ok {
 		return false
@@ -361,6 +364,33 @@ func (c *converter) conforms(e hcl.Expression, v *config.Variable) bool {
 	}
 	var ja, jb any
 	return json.Unmarshal(a, &ja) == nil && json.Unmarshal(b, &jb) == nil && reflect.DeepEqual(ja, jb)
+}
+
+// primitiveType is the type of an expression whose value, whatever it
+// is, is never null and always of one primitive type: count.index and
+// each.key, and a string template.
+func primitiveType(e hcl.Expression) (cty.Type, bool) {
+	switch e := e.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		if len(e.Traversal) != 2 {
+			break
+		}
+		a, ok := e.Traversal[1].(hcl.TraverseAttr)
+		switch {
+		case !ok:
+		case e.Traversal.RootName() == "count" && a.Name == "index":
+			return cty.Number, true
+		case e.Traversal.RootName() == "each" && a.Name == "key":
+			return cty.String, true
+		}
+	case *hclsyntax.TemplateExpr:
+		if !e.IsStringLiteral() && len(e.Parts) == 1 {
+			// "${x}" is x itself, of whatever type.
+			break
+		}
+		return cty.String, true
+	}
+	return cty.NilType, false
 }
 
 // isNull is (*(x & null) | 0) == null: true for null, false for any other
