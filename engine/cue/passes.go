@@ -103,6 +103,7 @@ func (p *planner) planInstance(in *instance, cur cue.Value, f *fills) {
 	if dec.failed {
 		return
 	}
+	in.plannedCfg = cfg
 	req := p.request(in, cfg)
 	action := plan.Create
 	switch {
@@ -141,8 +142,14 @@ func (p *planner) planInstance(in *instance, cur cue.Value, f *fills) {
 	for _, c := range in.shape.computed {
 		if av := at(val, c.at); av != cty.NilVal && av.IsKnown() && !av.IsNull() {
 			p.fillComputed(cur, c, av, f)
+			p.planFills++
+			if p.planFilled == nil {
+				p.planFilled = map[int]bool{}
+			}
+			p.planFilled[in.d.index] = true
 		}
 	}
+	in.planFills = p.planFills
 }
 
 // providerDiags reports the mock provider's diagnostics at the

@@ -59,13 +59,34 @@ func PlanValue(v cue.Value, opts Options) (*plan.Plan, hcl.Diagnostics) {
 	return p.result, diags
 }
 
-func planValue(v cue.Value, opts Options) (res *planner, diags hcl.Diagnostics) {
+// planValue plans v, and plans it again while the checks of the passes
+// learn dependencies that the graph missed (see stale.go).
+func planValue(v cue.Value, opts Options) (*planner, hcl.Diagnostics) {
+	known := learned{}
+	for run := 1; ; run++ {
+		p, diags := planOnce(v, opts, known, run < maxReplans)
+		if len(p.learned) == 0 || run >= maxReplans {
+			p.stats.replans = run - 1
+			return p, diags
+		}
+		for from, ons := range p.learned {
+			known[from] = append(known[from], ons...)
+		}
+	}
+}
+
+// planOnce plans v once, with the dependencies learned by earlier runs.
+// With mayReplan, it stops as soon as a pass learns one.
+func planOnce(v cue.Value, opts Options, known learned, mayReplan bool) (res *planner, diags hcl.Diagnostics) {
 	p := &planner{
-		ctx:      cuecontext.New(),
-		opts:     opts,
-		provider: opts.Provider,
-		result:   &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}},
-		byAddr:   map[string]*instance{},
+		ctx:       cuecontext.New(),
+		opts:      opts,
+		provider:  opts.Provider,
+		result:    &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}},
+		byAddr:    map[string]*instance{},
+		known:     known,
+		learned:   learned{},
+		mayReplan: mayReplan,
 	}
 	defer func() {
 		// Bad input must never crash the caller: a panic of the CUE
@@ -124,6 +145,16 @@ type planner struct {
 	// modules' templates (@source), by selector: their errors are those
 	// of a module not instantiated, which only its instances have.
 	templateHolders map[string]bool
+	// known are the dependencies learned by earlier runs, learned those
+	// this run's checks found; with mayReplan, a run that learns one
+	// stops, to be run again.
+	known, learned learned
+	mayReplan      bool
+	// planFills is the number of values the plan pass has added to the
+	// program (data sources read, computed attributes known at plan),
+	// and planFilled the declarations that added one.
+	planFills  int
+	planFilled map[int]bool
 }
 
 // stats count what a plan did, for tests and benchmarks.
@@ -133,6 +164,9 @@ type stats struct {
 	// set when the speculation was wrong and the apply pass ran again.
 	speculated, rounds int
 	fellBack           bool
+	// replans is how many times the plan ran again for a dependency
+	// the graph missed.
+	replans int
 }
 
 func (p *planner) report(diags ...*hcl.Diagnostic) {
@@ -157,6 +191,12 @@ type instance struct {
 	// appliedValue is the provider's value at apply.
 	appliedValue cty.Value
 	applied      bool
+	// plannedCfg is the configuration the instance was planned with,
+	// and planFills the plan pass's count once it was: one planned
+	// after the last value was added cannot have missed anything (see
+	// stale.go).
+	plannedCfg cty.Value
+	planFills  int
 }
 
 func (p *planner) run(v cue.Value) {
@@ -199,8 +239,12 @@ func (p *planner) run(v cue.Value) {
 		return
 	}
 	p.deps = dependencies(v, p.resources)
+	p.addLearned(p.known)
 	p.sortDecls()
 	p.planPass(v)
+	if p.stalePlanned(p.planned) && p.mayReplan {
+		return
+	}
 	if p.diags.HasErrors() {
 		return
 	}

@@ -1,0 +1,162 @@
+package cue
+
+import (
+	"cuelang.org/go/cue"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// The dependency graph comes from tools/flow's analysis, which follows
+// the references that evaluation exposes. It misses those that
+// evaluation cannot reach yet: the clauses of a comprehension whose
+// condition is not known yet (coalesce becomes one), or an inline list
+// indexed out of range while its elements wait. A declaration that
+// depends on another only that way may be planned or applied first, from
+// a value that is wrong rather than unknown (try's fallback, taken while
+// its argument is incomplete).
+//
+// So the plan pass is checked once it is over: every instance's
+// configuration, read again from the program at the end of the pass,
+// must be the one the instance was planned with. An instance whose
+// configuration changed depended on something that came after it: the
+// planner learns that it depends on each declaration planned after it
+// that added a value to the program (and does not depend on it already),
+// and the plan runs again from the beginning.
+//
+// The apply pass needs no such check where speculation applied the
+// instances (verify compares each with the final program), and the
+// gradual rounds hold an instance until its configuration is concrete.
+// What is left is a try whose argument waits on an instance applied in
+// a later round: its fallback is taken, as it is at plan (see convert's
+// try).
+
+// maxReplans bounds the runs: each one learns at least one dependency,
+// and a module has few that the analysis misses.
+const maxReplans = 4
+
+// learned are dependencies found by the checks, by declaration path:
+// the declarations at the values' paths come before the one at the key.
+type learned map[string][]string
+
+// stalePlanned checks the plan pass: for each instance planned from a
+// configuration that the end of the pass contradicts, it learns that its
+// declaration depends on those planned after it that added a value to
+// the program (data sources read, computed attributes known at plan).
+// It tells whether it learned anything.
+func (p *planner) stalePlanned(final cue.Value) bool {
+	pos := make([]int, len(p.resources))
+	for k, i := range p.order {
+		pos[i] = k
+	}
+	found := false
+	cfg := func(in *instance) cty.Value {
+		if in.planFills == p.planFills {
+			return cty.NilVal
+		}
+		return in.plannedCfg
+	}
+	for _, d := range p.staleDecls(final, cfg) {
+		var after []int
+		for _, i := range p.order[pos[d.index]+1:] {
+			if p.planFilled[i] {
+				after = append(after, i)
+			}
+		}
+		if p.learn(d, after) {
+			found = true
+		}
+	}
+	return found
+}
+
+// staleDecls lists the declarations with an instance whose configuration
+// (as cfg gives it) is not the one the final program gives, unknowns
+// included: in the plan pass nothing becomes known but what a data
+// source read or a computed attribute known at plan gives, so a value
+// that became known there was waiting for a declaration planned after
+// it.
+func (p *planner) staleDecls(final cue.Value, cfg func(*instance) cty.Value) []*decl {
+	var out []*decl
+	seen := map[int]bool{}
+	for _, in := range p.instances {
+		used := cfg(in)
+		if used == cty.NilVal || seen[in.d.index] {
+			continue
+		}
+		dec := &decoder{quiet: true}
+		now := dec.block(final.LookupPath(in.path), in.block, in.shape.skip, nil)
+		if dec.failed {
+			continue
+		}
+		if !sameValue(used, now) {
+			seen[in.d.index] = true
+			out = append(out, in.d)
+		}
+	}
+	return out
+}
+
+// learn records that d depends on each of the declarations on, but for
+// those that depend on d already (directly, transitively, or by what was
+// learned): the graph stays free of cycles the program does not have.
+func (p *planner) learn(d *decl, on []int) bool {
+	found := false
+	for _, i := range on {
+		if i == d.index || p.dependsOn(i, d.index) || p.dependsOn(d.index, i) {
+			continue
+		}
+		p.deps[d.index] = append(p.deps[d.index], i)
+		key := d.path.String()
+		p.learned[key] = append(p.learned[key], p.resources[i].path.String())
+		found = true
+	}
+	return found
+}
+
+// dependsOn tells whether declaration a depends on b, transitively.
+func (p *planner) dependsOn(a, b int) bool {
+	seen := map[int]bool{}
+	stack := []int{a}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, y := range p.deps[x] {
+			if y == b {
+				return true
+			}
+			if !seen[y] {
+				seen[y] = true
+				stack = append(stack, y)
+			}
+		}
+	}
+	return false
+}
+
+// addLearned adds the dependencies learned by earlier runs to the graph.
+func (p *planner) addLearned(known learned) {
+	if len(known) == 0 {
+		return
+	}
+	byPath := map[string]int{}
+	for _, d := range p.resources {
+		byPath[d.path.String()] = d.index
+	}
+	for from, ons := range known {
+		i, ok := byPath[from]
+		if !ok {
+			continue
+		}
+		for _, on := range ons {
+			if j, ok := byPath[on]; ok && !p.dependsOn(j, i) && !p.dependsOn(i, j) {
+				p.deps[i] = append(p.deps[i], j)
+			}
+		}
+	}
+}
+
+// sameValue tells whether two configurations are the same, marks aside.
+func sameValue(a, b cty.Value) bool {
+	a, _ = a.UnmarkDeep()
+	b, _ = b.UnmarkDeep()
+	return a.RawEquals(b)
+}
