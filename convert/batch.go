@@ -127,7 +127,7 @@ func checkLoads(r *Result) error {
 		return err
 	}
 	for _, e := range cueerrors.Errors(v.Validate(cue.All())) {
-		if !r.fromPlaceholder(e) && !templateErrors(e) {
+		if !r.fromPlaceholder(e) && !r.templateErrors(v, e) {
 			return fmt.Errorf("building the converted module: %s", cueerrors.Details(e, nil))
 		}
 	}

@@ -51,6 +51,8 @@ type File struct {
 	Name string
 	// Source is the formatted CUE.
 	Source []byte
+	// Template is set for the file of a called module's template.
+	Template bool
 }
 
 // Complete reports whether everything was converted.

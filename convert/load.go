@@ -2,12 +2,14 @@ package convert
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing/fstest"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/load"
+	"cuelang.org/go/cue/token"
 )
 
 // Load loads the converted module as the cue tool would, with
@@ -56,20 +58,39 @@ func (r *Result) LoadWith(ctx *cue.Context, extra map[string][]byte) (v cue.Valu
 		ctx = cuecontext.New()
 	}
 	v = ctx.BuildInstance(insts[0])
-	if err := v.Err(); err != nil && !templateErrors(err) {
+	if err := v.Err(); err != nil && !r.templateErrors(v, err) {
 		return v, fmt.Errorf("building the converted module: %s", errors.Details(err, nil))
 	}
 	return v, nil
 }
 
 // templateErrors reports whether every error of err is in the template of
-// a called module (see modules.go). A template is never evaluated as it
-// is, only instantiated with its arguments: a variable it reads is not
-// known there (a nullable one may be null), and the errors that follows
-// are not the module's.
-func templateErrors(err error) bool {
+// a called module: at a path under _module, or at no path of the program
+// (an element of a list being built, say "0") with every position in a
+// template's file. A template is evaluated with its variables' defaults,
+// which no instance has to share; its instances have their own errors.
+func (r *Result) templateErrors(v cue.Value, err error) bool {
+	templates := map[string]bool{}
+	for _, f := range r.Files {
+		if f.Template {
+			templates[f.Name] = true
+		}
+	}
 	for _, e := range errors.Errors(err) {
-		if p := e.Path(); len(p) == 0 || p[0] != templateRoot {
+		p := e.Path()
+		if len(p) > 0 && p[0] == templateRoot {
+			continue
+		}
+		if len(p) > 0 && v.Exists() && v.LookupPath(cue.ParsePath(p[0])).Exists() {
+			return false
+		}
+		positions := append([]token.Pos{e.Position()}, e.InputPositions()...)
+		for _, pos := range positions {
+			if pos.IsValid() && !templates[filepath.Base(pos.Filename())] {
+				return false
+			}
+		}
+		if !e.Position().IsValid() {
 			return false
 		}
 	}

@@ -172,7 +172,7 @@ func (f *family) convert(m *config.Module, key string) *childModule {
 	tmpl.Attrs = []*ast.Attribute{attr("source", attrString(key))}
 	docComment(tmpl, []string{"The module in " + key + ", instantiated by the module calls that use it."})
 	src := c.format([]ast.Decl{field(ident(templateRoot), &ast.StructLit{Elts: []ast.Decl{tmpl}})})
-	f.files = append(f.files, File{Name: cueFileName("module_"+strings.NewReplacer("/", "_", ".", "_").Replace(key)+".tf", f.names), Source: src})
+	f.files = append(f.files, File{Name: cueFileName("module_"+strings.NewReplacer("/", "_", ".", "_").Replace(key)+".tf", f.names), Source: src, Template: true})
 	f.libUsed = f.libUsed || c.libUsed
 	f.diags = append(f.diags, c.diags...)
 	f.reasons = append(f.reasons, c.reasons...)
@@ -236,9 +236,9 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 //
 //	{for k, v in x if k != "a" || !isNull(v) {(k): v}}
 //
-// where isNull(v) is (*(v & null) | 0) == null, which CUE decides also
-// for a struct holding a value not known yet. A null stays null; a value
-// of type any is left as it is.
+// where isNull(v) is null's test that CUE decides also for a struct
+// holding a value not known yet. A null stays null; a value of type any
+// is left as it is.
 func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth int) ast.Expr {
 	if depth > 8 {
 		return x
@@ -393,14 +393,34 @@ func primitiveType(e hcl.Expression) (cty.Type, bool) {
 	return cty.NilType, false
 }
 
-// isNull is (*(x & null) | 0) == null: true for null, false for any other
-// value, also a struct or list holding a value not known yet.
+// isNull is true for null and false for any other value, also a struct
+// or list holding a value not known yet, which CUE cannot compare with
+// null:
+//
+//	[if (*(x & null) | 0) != null {false}, x == null][0]
+//
+// The kind test alone, (*(x & null) | 0) == null, would be true for a
+// value with a default that admits null too (a variable's *[] | [...] |
+// null, before its default is taken); such a value is compared.
 func isNull(x ast.Expr) ast.Expr {
-	return &ast.BinaryExpr{X: nullOrZero(x), Op: token.EQL, Y: ident("null")}
+	return nullTest(x, false)
 }
 
+// notNull is isNull negated.
 func notNull(x ast.Expr) ast.Expr {
-	return &ast.BinaryExpr{X: nullOrZero(x), Op: token.NEQ, Y: ident("null")}
+	return nullTest(x, true)
+}
+
+func nullTest(x ast.Expr, negate bool) ast.Expr {
+	op, other := token.EQL, ident("false")
+	if negate {
+		op, other = token.NEQ, ident("true")
+	}
+	notNullKind := &ast.BinaryExpr{X: nullOrZero(x), Op: token.NEQ, Y: ident("null")}
+	return index(list(
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: notNullKind}}, Value: asStruct(other)},
+		&ast.BinaryExpr{X: x, Op: op, Y: ident("null")},
+	), intLit(0))
 }
 
 func nullOrZero(x ast.Expr) ast.Expr {

@@ -46,10 +46,40 @@ func Plan(dir string, opts Options) (*plan.Plan, hcl.Diagnostics) {
 		return empty, errorDiags(err, "Failed to load CUE module", nil)
 	}
 	v := cuecontext.New().BuildInstance(insts[0])
-	if err := v.Err(); err != nil {
+	if err := v.Err(); err != nil && !inTemplates(v, err) {
 		return empty, errorDiags(err, "Failed to build CUE module", nil)
 	}
 	return PlanValue(v, opts)
+}
+
+// inTemplates tells whether every error of err is in a called module's
+// template (under a top-level field that holds @source fields): a template is
+// evaluated with its variables' defaults, which its instances need not
+// share; their own errors are reported where the plan meets them.
+func inTemplates(v cue.Value, err error) bool {
+	holders := map[string]bool{}
+	it, ferr := v.Fields(cue.Hidden(true))
+	if ferr != nil {
+		return false
+	}
+	for it.Next() {
+		kids, kerr := it.Value().Fields(cue.Hidden(true))
+		if kerr != nil {
+			continue
+		}
+		for kids.Next() {
+			if a := kids.Value().Attribute("source"); a.Err() == nil {
+				holders[it.Selector().String()] = true
+				break
+			}
+		}
+	}
+	for _, e := range errors.Errors(err) {
+		if p := e.Path(); len(p) == 0 || !holders[p[0]] {
+			return false
+		}
+	}
+	return true
 }
 
 // PlanValue plans an already loaded CUE module (a converted module built
