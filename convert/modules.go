@@ -342,7 +342,7 @@ func (c *converter) conforms(e hcl.Expression, v *config.Variable) bool {
 			}
 		}
 	}
-	if t, ok := primitiveType(e); ok && v.Type.Equals(t) {
+	if t, ok := c.staticType(e); ok && v.Type.Equals(t) && v.TypeDefaults == nil {
 		return true
 	}
 	val, _, ok := c.constValue(e)
@@ -366,10 +366,13 @@ func (c *converter) conforms(e hcl.Expression, v *config.Variable) bool {
 	return json.Unmarshal(a, &ja) == nil && json.Unmarshal(b, &jb) == nil && reflect.DeepEqual(ja, jb)
 }
 
-// primitiveType is the type of an expression whose value, whatever it
-// is, is never null and always of one primitive type: count.index and
-// each.key, and a string template.
-func primitiveType(e hcl.Expression) (cty.Type, bool) {
+// staticType is the type of an expression whose value, whatever it is,
+// is never null and always of that type: count.index and each.key, a
+// string template, a function whose result is always a string, number
+// or bool (but the conversion functions, which keep a null), and a list
+// built by a for expression or a tuple whose elements all have one such
+// type.
+func (c *converter) staticType(e hcl.Expression) (cty.Type, bool) {
 	switch e := e.(type) {
 	case *hclsyntax.ScopeTraversalExpr:
 		if len(e.Traversal) != 2 {
@@ -384,11 +387,41 @@ func primitiveType(e hcl.Expression) (cty.Type, bool) {
 			return cty.String, true
 		}
 	case *hclsyntax.TemplateExpr:
-		if !e.IsStringLiteral() && len(e.Parts) == 1 {
-			// "${x}" is x itself, of whatever type.
+		return cty.String, true
+	case *hclsyntax.ParenthesesExpr:
+		return c.staticType(e.Expression)
+	case *hclsyntax.FunctionCallExpr:
+		f, ok := functions[e.Name]
+		if !ok || strings.HasPrefix(e.Name, "to") {
 			break
 		}
-		return cty.String, true
+		switch f.result {
+		case kindString:
+			return cty.String, true
+		case kindInt, kindNumber:
+			return cty.Number, true
+		case kindBool:
+			return cty.Bool, true
+		}
+	case *hclsyntax.ForExpr:
+		if e.KeyExpr != nil {
+			break
+		}
+		if t, ok := c.staticType(e.ValExpr); ok && t.IsPrimitiveType() {
+			return cty.List(t), true
+		}
+	case *hclsyntax.TupleConsExpr:
+		var elem cty.Type
+		for i, x := range e.Exprs {
+			t, ok := c.staticType(x)
+			if !ok || !t.IsPrimitiveType() || i > 0 && !t.Equals(elem) {
+				return cty.NilType, false
+			}
+			elem = t
+		}
+		if len(e.Exprs) > 0 {
+			return cty.List(elem), true
+		}
 	}
 	return cty.NilType, false
 }
