@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -179,6 +180,29 @@ func (f *family) convert(m *config.Module, key string) *childModule {
 	return &childModule{variables: m.Variables, outputs: len(m.Outputs) > 0}
 }
 
+// defaultArguments gives each variable the call leaves out its default,
+// when that is not null: the template's variable is a choice with the
+// default marked (*[] | [...string] | null, or *[] | _ for any), which
+// CUE resolves where a value is needed but not where the variable is
+// unified with something else (passed in a function's #args, tested
+// against null), so each instance gets its value itself.
+func (c *converter) defaultArguments(cm *childModule, body *hclsyntax.Body) []ast.Decl {
+	passed := map[string]bool{}
+	for _, name := range passedArguments(body) {
+		passed[name] = true
+	}
+	var out []ast.Decl
+	for _, name := range slices.Sorted(maps.Keys(cm.variables)) {
+		v := cm.variables[name]
+		if passed[name] || v.Required() || v.Default.IsNull() || !v.Default.IsWhollyKnown() {
+			continue
+		}
+		x, _ := c.literal(v.Default, v.DeclRange())
+		out = append(out, field(ast.NewString(name), x))
+	}
+	return out
+}
+
 // callInstance is one instance of a module call: its arguments, the
 // template unified with them, and the child's outputs.
 func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModule, body *hclsyntax.Body) ast.Expr {
@@ -210,6 +234,7 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 		// A quoted label binds no name, so args stays in reach.
 		vars.Elts = append(vars.Elts, field(ast.NewString(name), val))
 	}
+	vars.Elts = append(vars.Elts, c.defaultArguments(cm, body)...)
 	mod := &ast.BinaryExpr{
 		X:  index(ident(templateRoot), stringLit(key)),
 		Op: token.AND,
