@@ -92,6 +92,16 @@
 // declarations of the cycle are still planned with what is known, as
 // engine/hcl plans them). It never decides a value.
 //
+// The analysis follows what evaluation exposes, so it misses a reference
+// that evaluation cannot reach yet: the source of a comprehension whose
+// condition waits for a value (coalesce, a for with an if), or an inline
+// list indexed out of range while its elements wait. The plan pass is
+// therefore checked once it is over: every instance's configuration,
+// read again from the program, must be the one it was planned with. One
+// that changed depended on a declaration planned after it that added a
+// value (a data source read); the planner learns that dependency and
+// plans again from the beginning, at most four times (stale.go).
+//
 // # The plan pass
 //
 // Declarations are planned in dependency order, each instance as
