@@ -186,11 +186,7 @@ func (f *family) convert(m *config.Module, key string) *childModule {
 // CUE resolves where a value is needed but not where the variable is
 // unified with something else (passed in a function's #args, tested
 // against null), so each instance gets its value itself.
-func (c *converter) defaultArguments(cm *childModule, body *hclsyntax.Body) []ast.Decl {
-	passed := map[string]bool{}
-	for _, name := range passedArguments(body) {
-		passed[name] = true
-	}
+func (c *converter) defaultArguments(cm *childModule, passed map[string]bool) []ast.Decl {
 	var out []ast.Decl
 	for _, name := range slices.Sorted(maps.Keys(cm.variables)) {
 		v := cm.variables[name]
@@ -208,7 +204,9 @@ func (c *converter) defaultArguments(cm *childModule, body *hclsyntax.Body) []as
 func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModule, body *hclsyntax.Body) ast.Expr {
 	argsName := c.letName(callArgs)
 	vars := &ast.StructLit{}
+	passed := map[string]bool{}
 	for _, name := range passedArguments(body) {
+		passed[name] = true
 		v := cm.variables[name]
 		if v == nil {
 			// OpenTofu rejects an argument the module does not declare;
@@ -234,7 +232,7 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 		// A quoted label binds no name, so args stays in reach.
 		vars.Elts = append(vars.Elts, field(ast.NewString(name), val))
 	}
-	vars.Elts = append(vars.Elts, c.defaultArguments(cm, body)...)
+	vars.Elts = append(vars.Elts, c.defaultArguments(cm, passed)...)
 	mod := &ast.BinaryExpr{
 		X:  index(ident(templateRoot), stringLit(key)),
 		Op: token.AND,

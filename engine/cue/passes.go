@@ -53,6 +53,7 @@ func (p *planner) schemas(v cue.Value) cue.Value {
 // evaluated once.
 func (p *planner) planPass(v cue.Value) {
 	p.typed = p.schemas(v)
+	p.planFilled = make([]bool, len(p.resources))
 	cur := p.typed
 	var f fills
 	for _, i := range p.order {
@@ -143,9 +144,6 @@ func (p *planner) planInstance(in *instance, cur cue.Value, f *fills) {
 		if av := at(val, c.at); av != cty.NilVal && av.IsKnown() && !av.IsNull() {
 			p.fillComputed(cur, c, av, f)
 			p.planFills++
-			if p.planFilled == nil {
-				p.planFilled = map[int]bool{}
-			}
 			p.planFilled[in.d.index] = true
 		}
 	}

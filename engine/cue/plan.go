@@ -184,7 +184,7 @@ type planner struct {
 	// program (data sources read, computed attributes known at plan),
 	// and planFilled the declarations that added one.
 	planFills  int
-	planFilled map[int]bool
+	planFilled []bool
 }
 
 // stats count what a plan did, for tests and benchmarks.

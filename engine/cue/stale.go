@@ -48,13 +48,7 @@ func (p *planner) stalePlanned(final cue.Value) bool {
 		pos[i] = k
 	}
 	found := false
-	cfg := func(in *instance) cty.Value {
-		if in.planFills == p.planFills {
-			return cty.NilVal
-		}
-		return in.plannedCfg
-	}
-	for _, d := range p.staleDecls(final, cfg) {
+	for _, d := range p.staleDecls(final) {
 		var after []int
 		for _, i := range p.order[pos[d.index]+1:] {
 			if p.planFilled[i] {
@@ -69,17 +63,16 @@ func (p *planner) stalePlanned(final cue.Value) bool {
 }
 
 // staleDecls lists the declarations with an instance whose configuration
-// (as cfg gives it) is not the one the final program gives, unknowns
-// included: in the plan pass nothing becomes known but what a data
-// source read or a computed attribute known at plan gives, so a value
-// that became known there was waiting for a declaration planned after
-// it.
-func (p *planner) staleDecls(final cue.Value, cfg func(*instance) cty.Value) []*decl {
+// is not the one it was planned with, unknowns included: in the plan
+// pass nothing becomes known but what a data source read or a computed
+// attribute known at plan gives, so a value that became known there was
+// waiting for a declaration planned after it. An instance planned after
+// the last such value cannot have missed one and is not read again.
+func (p *planner) staleDecls(final cue.Value) []*decl {
 	var out []*decl
 	seen := map[int]bool{}
 	for _, in := range p.instances {
-		used := cfg(in)
-		if used == cty.NilVal || seen[in.d.index] {
+		if in.plannedCfg == cty.NilVal || in.planFills == p.planFills || seen[in.d.index] {
 			continue
 		}
 		dec := &decoder{quiet: true}
@@ -87,7 +80,7 @@ func (p *planner) staleDecls(final cue.Value, cfg func(*instance) cty.Value) []*
 		if dec.failed {
 			continue
 		}
-		if !sameValue(used, now) {
+		if !sameValue(in.plannedCfg, now) {
 			seen[in.d.index] = true
 			out = append(out, in.d)
 		}
