@@ -116,9 +116,17 @@ func Dir(dir string, opts Options) *ModuleResult {
 }
 
 // checkLoads loads r as CUE and returns what is wrong with it other than
-// the placeholders of the constructs not converted.
+// the placeholders of the constructs not converted, whatever the inputs
+// and the provider's values (see loadOpen).
 func checkLoads(r *Result) error {
 	v, err := r.Load(nil)
+	if err != nil && v.Exists() {
+		// An error of the values at the defaults may be one of those
+		// defaults: the checks are on the module with them left open.
+		if ov, oerr := r.loadOpen(); ov.Exists() {
+			v, err = ov, oerr
+		}
+	}
 	if err == nil || r.Complete() {
 		return err
 	}

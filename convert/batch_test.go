@@ -155,6 +155,23 @@ func TestCheckLoads(t *testing.T) {
 			wantErr: "conflicting values",
 		},
 		{
+			// The interpolation fails at the input's null default only:
+			// OpenTofu plans the module with other values.
+			name: "complete with an error at an input's default",
+			res:  &Result{Package: "p", ModulePath: "tofucue.local/p", Files: []File{{Name: "main.cue", Source: []byte("package p\n\n_var: x: *null | string @input(x)\ny: \"a-\\(_var.x)\"\n")}}},
+		},
+		{
+			// A data source argument null by default, which the
+			// provider decides where it is computed.
+			name: "complete with an error at an argument null by default",
+			res:  &Result{Package: "p", ModulePath: "tofucue.local/p", Files: []File{{Name: "main.cue", Source: []byte("package p\n\nd: {r: *null | _} @data(d)\ny: \"a-\\(d.r)\"\n")}}},
+		},
+		{
+			name:    "complete with an error for every input",
+			res:     &Result{Package: "p", ModulePath: "tofucue.local/p", Files: []File{{Name: "main.cue", Source: []byte("package p\n\n_var: x: *\"b\" | string @input(x)\ny: \"a-\\(null)\\(_var.x)\"\n")}}},
+			wantErr: "invalid interpolation",
+		},
+		{
 			name:    "complete with a syntax error",
 			res:     &Result{Package: "p", ModulePath: "tofucue.local/p", Files: []File{{Name: "main.cue", Source: []byte("package p\n\nx: {\n")}}},
 			wantErr: "loading the converted module",

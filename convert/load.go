@@ -3,12 +3,17 @@ package convert
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing/fstest"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/ast/astutil"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/load"
+	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
 )
 
@@ -95,4 +100,74 @@ func (r *Result) templateErrors(v cue.Value, err error) bool {
 		}
 	}
 	return true
+}
+
+// loadOpen loads r with the values a plan decides left open: the
+// defaults of the input variables, and the nulls by default of resource
+// arguments (*null | _, see nullByDefault), which the provider decides
+// where the attribute is computed. An error at the defaults is not
+// always one of the conversion: a data source argument left null, then
+// interpolated, is null in the program until the engine gives the
+// attribute the provider's type, where OpenTofu's value is not known
+// yet; the same interpolation of a variable's null default fails in
+// OpenTofu too, but only when the module is planned with it. With these
+// values open, such an error is a value not known yet, and what is
+// still an error fails for every input.
+func (r *Result) loadOpen() (cue.Value, error) {
+	open := map[string][]byte{}
+	for _, f := range r.Files {
+		file, err := parser.ParseFile(f.Name, f.Source, parser.ParseComments)
+		if err != nil {
+			return cue.Value{}, err
+		}
+		astutil.Apply(file, func(c astutil.Cursor) bool {
+			switch n := c.Node().(type) {
+			case *ast.Field:
+				if isInput(n) {
+					n.Value = noDefaults(n.Value)
+				}
+			case *ast.BinaryExpr:
+				if d, ok := n.X.(*ast.UnaryExpr); ok && n.Op == token.OR && d.Op == token.MUL && isNullLit(d.X) && isTop(n.Y) {
+					n.X = d.X
+				}
+			}
+			return true
+		}, nil)
+		b, err := format.Node(file)
+		if err != nil {
+			return cue.Value{}, err
+		}
+		open[f.Name] = b
+	}
+	return r.LoadWith(nil, open)
+}
+
+// isInput tells whether f is an @input field.
+func isInput(f *ast.Field) bool {
+	for _, a := range f.Attrs {
+		if strings.HasPrefix(a.Text, "@input(") {
+			return true
+		}
+	}
+	return false
+}
+
+// noDefaults removes the default marks of x and of the values inside it.
+func noDefaults(x ast.Expr) ast.Expr {
+	return astutil.Apply(x, func(c astutil.Cursor) bool {
+		if u, ok := c.Node().(*ast.UnaryExpr); ok && u.Op == token.MUL {
+			c.Replace(u.X)
+		}
+		return true
+	}, nil).(ast.Expr)
+}
+
+func isNullLit(x ast.Expr) bool {
+	l, ok := x.(*ast.BasicLit)
+	return ok && l.Kind == token.NULL
+}
+
+func isTop(x ast.Expr) bool {
+	id, ok := x.(*ast.Ident)
+	return ok && id.Name == "_"
 }
