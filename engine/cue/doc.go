@@ -36,7 +36,13 @@
 //     default) the attribute's type and !=null, in list and map blocks
 //     too. References to an instance then see what references see on the
 //     HCL side: every attribute, with the provider's values once they are
-//     known. All instances' shapes go in with one unification.
+//     known. All instances' shapes go in with one unification. A shape
+//     found before any other is there may be wrong: try(x.arn, null)
+//     takes its fallback while x has no arn yet, and an argument so null
+//     by default would be left to the provider. While some argument is
+//     null by default (or a configuration cannot be listed), each is
+//     looked at again in the program completed with the others' shapes,
+//     in at most four rounds; a module without one takes one.
 //   - The values the provider decides (computed attributes, planned or
 //     applied) are unified into the program at their paths, a batch at a
 //     time.
@@ -90,7 +96,14 @@
 // postcondition's self) do not count. The graph orders the plan pass and
 // names a cycle ("Cycle: a, b", an error at the first one's source; the
 // declarations of the cycle are still planned with what is known, as
-// engine/hcl plans them). It never decides a value.
+// engine/hcl plans them). It never decides a value. It is run on the
+// program completed with the shapes, where a computed attribute left null
+// is no longer a null that an interpolation fails on. tools/flow analyses
+// nothing under a root that is an error, and one permanent error makes
+// every struct above it one: where the program is still an error (a
+// called module's template, say), the analysis runs on each part of it
+// that is not, down to the declarations, with those outside the part
+// found as implied tasks.
 //
 // The analysis follows what evaluation exposes, so it misses a reference
 // that evaluation cannot reach yet: the source of a comprehension whose

@@ -1,6 +1,8 @@
 package cue
 
 import (
+	"slices"
+
 	"cuelang.org/go/cue"
 	"cuelang.org/go/tools/flow"
 )
@@ -12,38 +14,88 @@ import (
 // holds its target. The result maps a declaration's index to the indexes
 // of the declarations it depends on.
 //
+// tools/flow analyses nothing under a root that is an error, and a
+// permanent error anywhere in a struct makes the struct one: a value not
+// known yet used in an interpolation, or a called module's template
+// evaluated with its defaults. So where the program is an error, the
+// analysis runs on each part of it that is not, down to the
+// declarations, with the declarations outside the part found as tasks
+// too (tools/flow's implied tasks), each analyzed once. A declaration
+// that is an error itself is analyzed only where another refers to it.
+//
 // A declaration's references to itself (a postcondition's self) are not
 // dependencies. The graph orders the passes and names the declarations of a cycle; it
 // never decides a value: an instance is applied only when its
 // configuration is concrete, or when nothing else can progress.
 func dependencies(v cue.Value, decls []*decl) map[int][]int {
-	byPath := map[string]*decl{}
+	g := &graph{v: v, byPath: map[string]*decl{}, deps: map[int][]int{}, done: map[int]bool{}}
 	for _, d := range decls {
-		byPath[d.path.String()] = d
+		g.byPath[d.path.String()] = d
+		g.paths = append(g.paths, d.path.Selectors())
 	}
-	c := flow.New(&flow.Config{FindHiddenTasks: true}, v, func(x cue.Value) (flow.Runner, error) {
-		if d := byPath[x.Path().String()]; d != nil {
-			return nopRunner{}, nil
+	g.analyze(nil)
+	return g.deps
+}
+
+// graph is the state of one dependency analysis.
+type graph struct {
+	v      cue.Value
+	byPath map[string]*decl
+	paths  [][]cue.Selector
+	deps   map[int][]int
+	// done holds the declarations whose dependencies are recorded.
+	done map[int]bool
+}
+
+// analyze runs tools/flow under root, or under each of its parts that
+// holds a declaration where root is an error.
+func (g *graph) analyze(root []cue.Selector) {
+	rp := cue.MakePath(root...)
+	if g.v.LookupPath(rp).Err() == nil {
+		g.record(flow.New(&flow.Config{Root: rp, FindHiddenTasks: true, InferTasks: len(root) > 0}, g.v, g.task))
+		return
+	}
+	if g.byPath[rp.String()] != nil {
+		return
+	}
+	var next []cue.Selector
+	for _, p := range g.paths {
+		if len(p) > len(root) && slices.Equal(p[:len(root)], root) && !slices.Contains(next, p[len(root)]) {
+			next = append(next, p[len(root)])
 		}
-		return nil, nil
-	})
-	deps := map[int][]int{}
+	}
+	for _, sel := range next {
+		g.analyze(append(slices.Clip(root), sel))
+	}
+}
+
+// task makes the declarations tools/flow's tasks.
+func (g *graph) task(x cue.Value) (flow.Runner, error) {
+	if g.byPath[x.Path().String()] != nil {
+		return nopRunner{}, nil
+	}
+	return nil, nil
+}
+
+// record adds the dependencies of the tasks c found, for the
+// declarations not analyzed yet.
+func (g *graph) record(c *flow.Controller) {
 	for _, t := range c.Tasks() {
-		d := byPath[t.Path().String()]
-		if d == nil {
+		d := g.byPath[t.Path().String()]
+		if d == nil || g.done[d.index] {
 			continue
 		}
+		g.done[d.index] = true
 		seen := map[int]bool{}
 		for _, dt := range t.Dependencies() {
-			on := byPath[dt.Path().String()]
+			on := g.byPath[dt.Path().String()]
 			if on == nil || on == d || seen[on.index] {
 				continue
 			}
 			seen[on.index] = true
-			deps[d.index] = append(deps[d.index], on.index)
+			g.deps[d.index] = append(g.deps[d.index], on.index)
 		}
 	}
-	return deps
 }
 
 type nopRunner struct{}

@@ -23,27 +23,76 @@ import (
 // unification, as the article unifies each resource with its provider
 // schema. It returns the program so completed and records the shapes by
 // path.
+//
+// A shape is first found in the program before any is added, where the
+// other instances' computed attributes are not there yet: try(x.arn,
+// var.arn) takes its fallback there, and an argument so null by default
+// would be left to the provider where OpenTofu passes x's arn; a
+// configuration that reads a null not decided yet may not even be
+// listed. While some shape is undecided, the program is completed with
+// the shapes found (see shape.addUndecidedTo), each attribute null by
+// default is looked at again there, and each configuration not listed
+// is listed again, until nothing changes, in at most maxShapeRounds
+// rounds. A module without such arguments takes one round.
 func (p *planner) schemas(v cue.Value) cue.Value {
 	p.shapes = map[string]*shape{}
 	p.expanded = map[int][]*instance{}
-	var f fills
-	for _, d := range p.resources {
-		insts, ok := p.expand(d, v, false)
-		if !ok {
-			continue
-		}
-		p.expanded[d.index] = insts
-		for _, in := range insts {
-			if in.shape.partial {
-				// Found again, when the configuration can be listed.
+	var insts []*instance
+	expand := func(base cue.Value) bool {
+		found := false
+		for _, d := range p.resources {
+			if _, done := p.expanded[d.index]; done {
 				continue
 			}
-			p.shapes[in.path.String()] = in.shape
-			in.shape.addTo(&f)
+			if ds, ok := p.expand(d, base, false); ok {
+				p.expanded[d.index] = ds
+				insts = append(insts, ds...)
+				found = true
+			}
 		}
+		return found
+	}
+	expand(v)
+	null := p.ctx.CompileString("null")
+	p.stats.shapeRounds = 1
+	for p.stats.shapeRounds < maxShapeRounds && (len(p.expanded) < len(p.resources) || slices.ContainsFunc(insts, func(in *instance) bool { return in.shape.undecided() })) {
+		var f fills
+		for _, in := range insts {
+			if !in.shape.partial {
+				in.shape.addUndecidedTo(&f)
+			}
+		}
+		base := f.apply(p.ctx, v)
+		changed := false
+		for _, in := range insts {
+			if !in.shape.partial {
+				changed = in.shape.decide(base, null) || changed
+			} else if s := shapeOf(base.LookupPath(in.path), in.block, in.path); !s.partial {
+				in.shape, changed = s, true
+			}
+		}
+		// After the shapes: a declaration expanded now has its shape
+		// found in base, where its own fills are not.
+		changed = expand(base) || changed
+		if !changed {
+			break
+		}
+		p.stats.shapeRounds++
+	}
+	var f fills
+	for _, in := range insts {
+		if in.shape.partial {
+			// Found again, when the configuration can be listed.
+			continue
+		}
+		p.shapes[in.path.String()] = in.shape
+		in.shape.addTo(&f)
 	}
 	return f.apply(p.ctx, v)
 }
+
+// maxShapeRounds bounds the rounds of planner.schemas.
+const maxShapeRounds = 4
 
 // planPass plans every instance, declaration by declaration in
 // dependency order. A data source read now, and a managed resource whose
@@ -51,8 +100,7 @@ func (p *planner) schemas(v cue.Value) cue.Value {
 // the program before the declarations after it are evaluated; nothing
 // else changes the program, so that a module without data sources is
 // evaluated once.
-func (p *planner) planPass(v cue.Value) {
-	p.typed = p.schemas(v)
+func (p *planner) planPass() {
 	p.planFilled = make([]bool, len(p.resources))
 	cur := p.typed
 	var f fills

@@ -45,41 +45,12 @@ func Plan(dir string, opts Options) (*plan.Plan, hcl.Diagnostics) {
 	if err := insts[0].Err; err != nil {
 		return empty, errorDiags(err, "Failed to load CUE module", nil)
 	}
+	// An error of the program at the inputs' defaults is not one of the
+	// plan: the plan injects the inputs and types the computed
+	// attributes first, and reports what is still an error where it
+	// meets it (see planner.conflicts).
 	v := cuecontext.New().BuildInstance(insts[0])
-	if err := v.Err(); err != nil && !inTemplates(v, err) {
-		return empty, errorDiags(err, "Failed to build CUE module", nil)
-	}
 	return PlanValue(v, opts)
-}
-
-// inTemplates tells whether every error of err is in a called module's
-// template (under a top-level field that holds @source fields): a template is
-// evaluated with its variables' defaults, which its instances need not
-// share; their own errors are reported where the plan meets them.
-func inTemplates(v cue.Value, err error) bool {
-	holders := map[string]bool{}
-	it, ferr := v.Fields(cue.Hidden(true))
-	if ferr != nil {
-		return false
-	}
-	for it.Next() {
-		kids, kerr := it.Value().Fields(cue.Hidden(true))
-		if kerr != nil {
-			continue
-		}
-		for kids.Next() {
-			if a := kids.Value().Attribute("source"); a.Err() == nil {
-				holders[it.Selector().String()] = true
-				break
-			}
-		}
-	}
-	for _, e := range errors.Errors(err) {
-		if p := e.Path(); len(p) == 0 || !holders[p[0]] {
-			return false
-		}
-	}
-	return true
 }
 
 // PlanValue plans an already loaded CUE module (a converted module built
@@ -195,8 +166,9 @@ type stats struct {
 	speculated, rounds int
 	fellBack           bool
 	// replans is how many times the plan ran again for a dependency
-	// the graph missed.
-	replans int
+	// the graph missed; shapeRounds is how many rounds planner.schemas
+	// took.
+	replans, shapeRounds int
 }
 
 func (p *planner) report(diags ...*hcl.Diagnostic) {
@@ -268,10 +240,16 @@ func (p *planner) run(v cue.Value) {
 	if p.diags.HasErrors() {
 		return
 	}
-	p.deps = dependencies(v, p.resources)
+	// The dependencies are found in the program completed with the
+	// schemas: a computed attribute the configuration leaves null is
+	// null there only until it has its type, and a null in an
+	// interpolation is an error that hides every dependency of the
+	// declarations that reach it (see dependencies).
+	p.typed = p.schemas(v)
+	p.deps = dependencies(p.typed, p.resources)
 	p.addLearned(p.known)
 	p.sortDecls()
-	p.planPass(v)
+	p.planPass()
 	if p.stalePlanned(p.planned) && p.mayReplan {
 		return
 	}

@@ -49,6 +49,9 @@ type computedAttr struct {
 type pathFill struct {
 	path cue.Path
 	x    ast.Expr
+	// byDefault is set for the type of a computed attribute null by
+	// default.
+	byDefault bool
 }
 
 // shapeOf finds the shape of an instance's configuration cfg at path.
@@ -73,9 +76,9 @@ func (s *shape) block(v cue.Value, b *mock.Block, path cue.Path, at cty.Path) {
 			ty := attrType(a)
 			s.computed = append(s.computed, computedAttr{path: ap, at: cp, ty: ty, byDefault: fv.Exists()})
 			s.skip[mock.PathString(cp)] = true
-			s.fills = append(s.fills, pathFill{ap, computedSchema(ty)})
+			s.fills = append(s.fills, pathFill{ap, computedSchema(ty), fv.Exists()})
 		case !fv.Exists():
-			s.fills = append(s.fills, pathFill{ap, ast.NewNull()})
+			s.fills = append(s.fills, pathFill{path: ap, x: ast.NewNull()})
 		}
 	}
 	for _, name := range sortedKeys(b.BlockTypes) {
@@ -88,7 +91,7 @@ func (s *shape) block(v cue.Value, b *mock.Block, path cue.Path, at cty.Path) {
 		cp := appendPath(at, cty.GetAttrStep{Name: name})
 		if !fv.Exists() {
 			if x := emptyBlocksExpr(nb); x != nil {
-				s.fills = append(s.fills, pathFill{ap, x})
+				s.fills = append(s.fills, pathFill{path: ap, x: x})
 			}
 			continue
 		}
@@ -140,6 +143,57 @@ func (s *shape) addTo(f *fills) {
 	for _, x := range s.fills {
 		f.add(x.path, x.x)
 	}
+}
+
+// addUndecidedTo adds the shape's fills to f as planner.schemas looks
+// at them again: the type of an attribute null by default is that type
+// or null, neither by default (*(string & !=null) | null, unified with
+// the configuration's *null | string). A reference to it sees a value
+// not known yet, as with the type; the attribute itself still admits
+// null where the configuration is null by default, and not where it
+// now reads another instance's attribute.
+func (s *shape) addUndecidedTo(f *fills) {
+	for _, x := range s.fills {
+		if x.byDefault {
+			f.add(x.path, &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.MUL, X: &ast.ParenExpr{X: x.x}}, Op: token.OR, Y: ast.NewNull()})
+			continue
+		}
+		f.add(x.path, x.x)
+	}
+}
+
+// undecided tells whether s may change once the other instances are
+// completed: it could not list a struct, or it took an attribute for one
+// the provider decides because it is null by default, which a try or a
+// conditional that reads another instance's computed attribute is
+// before that attribute is there.
+func (s *shape) undecided() bool {
+	return s.partial || slices.ContainsFunc(s.computed, func(c computedAttr) bool { return c.byDefault })
+}
+
+// decide looks again, in the program completed with every shape
+// (addUndecidedTo), at each attribute s took for one the provider
+// decides because it was null by default: one that no longer admits
+// null there (a try that now reads another instance's attribute) is the
+// configuration's. null is the CUE null. It tells whether s changed.
+func (s *shape) decide(base, null cue.Value) bool {
+	n := len(s.computed)
+	s.computed = slices.DeleteFunc(s.computed, func(c computedAttr) bool {
+		if !c.byDefault {
+			return false
+		}
+		w := base.LookupPath(c.path)
+		if err := w.Err(); err != nil && !cue.IsIncomplete(err) {
+			return false
+		}
+		if w.Unify(null).Err() == nil {
+			return false
+		}
+		delete(s.skip, mock.PathString(c.at))
+		s.fills = slices.DeleteFunc(s.fills, func(f pathFill) bool { return f.byDefault && f.path.String() == c.path.String() })
+		return true
+	})
+	return len(s.computed) != n
 }
 
 // nullByDefault reports whether a configuration value is null only by
