@@ -98,6 +98,47 @@ func (g *graph) record(c *flow.Controller) {
 	}
 }
 
+// acyclic tells whether the graph deps of n declarations has no cycle.
+func acyclic(deps map[int][]int, n int) bool {
+	order, _ := topoOrder(deps, n)
+	return len(order) == n
+}
+
+// topoOrder orders the n declarations of the graph deps after those they
+// depend on, in source order where the graph leaves it open. The
+// declarations of a cycle, and those that depend on one, are left out;
+// indeg tells, for each declaration, how many of its dependencies were
+// left out too (0 for those ordered).
+func topoOrder(deps map[int][]int, n int) (order, indeg []int) {
+	indeg = make([]int, n)
+	users := make([][]int, n)
+	for i, ds := range deps {
+		indeg[i] = len(ds)
+		for _, d := range ds {
+			users[d] = append(users[d], i)
+		}
+	}
+	var ready []int
+	for i := range n {
+		if indeg[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	for len(ready) > 0 {
+		slices.Sort(ready)
+		i := ready[0]
+		ready = ready[1:]
+		order = append(order, i)
+		for _, u := range users[i] {
+			indeg[u]--
+			if indeg[u] == 0 {
+				ready = append(ready, u)
+			}
+		}
+	}
+	return order, indeg
+}
+
 type nopRunner struct{}
 
 func (nopRunner) Run(*flow.Task, error) error { return nil }

@@ -247,6 +247,16 @@ func (p *planner) run(v cue.Value) {
 	// declarations that reach it (see dependencies).
 	p.typed = p.schemas(v)
 	p.deps = dependencies(p.typed, p.resources)
+	if !acyclic(p.deps, len(p.resources)) {
+		// The analysis of the completed program can find more than the
+		// references (terraform-aws-s3-bucket's directory-bucket
+		// example: every declaration of a called module on each other);
+		// where it finds a cycle that the program as written has not,
+		// the latter's graph orders the plan.
+		if alt := dependencies(v, p.resources); acyclic(alt, len(p.resources)) {
+			p.deps = alt
+		}
+	}
 	p.addLearned(p.known)
 	p.sortDecls()
 	p.planPass()
@@ -266,32 +276,8 @@ func (p *planner) run(v cue.Value) {
 // engine/hcl plans the objects of a cycle.
 func (p *planner) sortDecls() {
 	n := len(p.resources)
-	indeg := make([]int, n)
-	users := make([][]int, n)
-	for i, ds := range p.deps {
-		indeg[i] = len(ds)
-		for _, d := range ds {
-			users[d] = append(users[d], i)
-		}
-	}
-	var ready []int
-	for i := range n {
-		if indeg[i] == 0 {
-			ready = append(ready, i)
-		}
-	}
-	for len(ready) > 0 {
-		slices.Sort(ready)
-		i := ready[0]
-		ready = ready[1:]
-		p.order = append(p.order, i)
-		for _, u := range users[i] {
-			indeg[u]--
-			if indeg[u] == 0 {
-				ready = append(ready, u)
-			}
-		}
-	}
+	var indeg []int
+	p.order, indeg = topoOrder(p.deps, n)
 	if len(p.order) == n {
 		return
 	}
