@@ -21,7 +21,9 @@ import (
 // analysis runs on each part of it that is not, down to the
 // declarations, with the declarations outside the part found as tasks
 // too (tools/flow's implied tasks), each analyzed once. A declaration
-// that is an error itself is analyzed only where another refers to it.
+// that is an error itself gets no dependencies, and neither does one that
+// reads it (an error too, since the error reaches it through the
+// reference): the plan reports that error where it meets it.
 //
 // A declaration's references to itself (a postcondition's self) are not
 // dependencies. The graph orders the passes and names the declarations of a cycle; it
