@@ -108,7 +108,7 @@ func (c *converter) variable(b *hclsyntax.Block) []ast.Decl {
 	return append([]ast.Decl{outer}, validations...)
 }
 
-// locals: each local value is a field of _local, a hidden struct.
+// locals: each local value is a hidden field of its own (see localIdent).
 func (c *converter) locals(b *hclsyntax.Block, lead []string) []ast.Decl {
 	var decls []ast.Decl
 	for i, a := range sortedAttrs(b.Body) {
@@ -116,8 +116,14 @@ func (c *converter) locals(b *hclsyntax.Block, lead []string) []ast.Decl {
 		if i == 0 {
 			doc = append(lead, doc...)
 		}
+		id, ok := localIdent(a.Name)
+		if !ok {
+			c.unconverted(a.NameRange, "Local value not converted",
+				fmt.Sprintf("The name %q has a character that a CUE identifier cannot hold.", a.Name))
+			continue
+		}
 		x, _ := c.expr(a.Expr)
-		outer, inner := c.nested([]string{localRoot, a.Name}, x)
+		outer, inner := c.nested([]string{id}, x)
 		docComment(inner, doc)
 		if text, ok := c.comments.lineEnd(a.SrcRange.End.Line, a.SrcRange.End.Byte); ok {
 			lineComment(inner, text)

@@ -11,7 +11,7 @@
 // reference reads as it does in HCL:
 //
 //	var.NAME                  _var: NAME: <schema> @input(NAME)
-//	local.NAME                _local: NAME: <expr>
+//	local.NAME                _local_NAME: <expr>   (a "-" in NAME written "$")
 //	TYPE.NAME                 TYPE: NAME: {...} @resource(TYPE.NAME)
 //	resource.TYPE.NAME        resource: TYPE: NAME  (a type that is a reserved name or an opt-in feature's symbol)
 //	data.TYPE.NAME            data: TYPE: NAME: {...} @data(TYPE.NAME)

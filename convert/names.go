@@ -2,6 +2,7 @@ package convert
 
 import (
 	"strconv"
+	"strings"
 
 	"cuelang.org/go/cue/ast"
 
@@ -12,7 +13,7 @@ import (
 // the scheme.
 const (
 	varRoot       = "_var"
-	localRoot     = "_local"
+	localPrefix   = "_local_"
 	dataRoot      = "data"
 	ephemeralRoot = "ephemeral"
 	moduleRoot    = "module"
@@ -27,6 +28,19 @@ const (
 	refactorRoot  = "_refactor"
 	libImport     = "tofu"
 )
+
+// localIdent is the identifier of the hidden field that holds local.NAME:
+// _local_NAME, with each "-" of the name written "$" (a character that an
+// HCL name never has and a CUE identifier may). Each local is a field of
+// its own rather than a field of one struct: in CUE an error in one field
+// makes a reference through the struct that holds it an error too, and a
+// local that waits for a resource (try(r[0].id, null)) would stop every
+// other local, the count that plans r among them. ok is false for the rare
+// name with a character that no CUE identifier has (a combining mark).
+func localIdent(name string) (id string, ok bool) {
+	id = localPrefix + strings.ReplaceAll(name, "-", "$")
+	return id, ast.IsValidIdent(id)
+}
 
 // reservedRoots are names that a managed resource type must not take at the
 // top level, because the scheme uses them itself.

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"cuelang.org/go/cue/ast"
 	"github.com/hashicorp/hcl/v2"
@@ -65,7 +66,20 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 		if !ok {
 			break
 		}
-		return c.steps(selector(ident(localRoot), name), c.localKind(name), rest[1:])
+		switch l := c.m.Locals[name]; {
+		case l == nil:
+			return c.unconverted(rng, "Reference to undeclared local value",
+				fmt.Sprintf("A local value with the name %q has not been declared; OpenTofu reports it when it evaluates the expression.", name)), kindUnknown
+		case !isNative(l.Expr):
+			return c.unconverted(rng, "Reference not converted",
+				fmt.Sprintf("local.%s is declared in %s, a file in the JSON syntax, which hcl2cue does not convert.", name, filepath.Base(l.Range.Filename))), kindUnknown
+		}
+		id, ok := localIdent(name)
+		if !ok {
+			return c.unconverted(rng, "Reference not converted",
+				fmt.Sprintf("The local value %q has a name that a CUE identifier cannot hold.", name)), kindUnknown
+		}
+		return c.steps(ident(id), c.localKind(name), rest[1:])
 	// count and each are bound in scope inside the instances of a
 	// declaration that sets count or for_each (see instances), and are
 	// found above; reaching here means the block sets neither.
@@ -284,6 +298,13 @@ func instancesKind(count, forEach hcl.Expression) kind {
 		return kindList
 	}
 	return kindUnknown
+}
+
+// isNative reports whether x is in OpenTofu's native syntax, the syntax
+// that the converter translates.
+func isNative(x hcl.Expression) bool {
+	_, ok := x.(hclsyntax.Expression)
+	return ok
 }
 
 // undeclared reports a reference to a resource the module does not

@@ -16,9 +16,9 @@ import (
 func TestDependenciesUnderError(t *testing.T) {
 	const decls = `
 _var: create: *true | bool
-_local: on: [if _var.create {true}, if !_var.create {false}][0]
-data: x: y: [if _local.on {json: string}] @data(x.y[*])
-r: s: [if _local.on {p: data.x.y[0].json}] @resource(r.s[*])
+_local_on: [if _var.create {true}, if !_var.create {false}][0]
+data: x: y: [if _local_on {json: string}] @data(x.y[*])
+r: s: [if _local_on {p: data.x.y[0].json}] @resource(r.s[*])
 q: t: {p: r.s[0].arn, o: r.bad.id} @resource(q.t)
 r: bad: {id: "i", n: data.x.y[0].json} @resource(r.bad)
 `
