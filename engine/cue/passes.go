@@ -34,6 +34,10 @@ import (
 // default is looked at again there, and each configuration not listed
 // is listed again, until nothing changes, in at most maxShapeRounds
 // rounds. A module without such arguments takes one round.
+//
+// The completed program is then checked against the instances found
+// first (see movedInstances): a declaration whose instances it changes
+// loses its shape here and is expanded by the plan pass, at its turn.
 func (p *planner) schemas(v cue.Value) cue.Value {
 	p.shapes = map[string]*shape{}
 	p.expanded = map[int][]*instance{}
@@ -79,16 +83,129 @@ func (p *planner) schemas(v cue.Value) cue.Value {
 		}
 		p.stats.shapeRounds++
 	}
+	for range maxShapeRounds {
+		var f fills
+		for _, in := range insts {
+			if !in.shape.partial {
+				// A partial shape is found again when the
+				// configuration can be listed.
+				in.shape.addTo(&f)
+			}
+		}
+		typed := f.apply(p.ctx, v)
+		moved := p.movedInstances(v, typed, insts)
+		if len(moved) == 0 {
+			for _, in := range insts {
+				if !in.shape.partial {
+					p.shapes[in.path.String()] = in.shape
+				}
+			}
+			return typed
+		}
+		for _, i := range moved {
+			delete(p.expanded, i)
+		}
+		insts = slices.DeleteFunc(insts, func(in *instance) bool { return slices.Contains(moved, in.d.index) })
+		p.stats.movedDecls += len(moved)
+	}
+	// Still moving: every multi-instance declaration is expanded in the
+	// plan pass, at its turn.
+	for _, d := range p.resources {
+		if d.multi {
+			delete(p.expanded, d.index)
+		}
+	}
+	insts = slices.DeleteFunc(insts, func(in *instance) bool { return in.d.multi })
 	var f fills
 	for _, in := range insts {
-		if in.shape.partial {
-			// Found again, when the configuration can be listed.
-			continue
+		if !in.shape.partial {
+			p.shapes[in.path.String()] = in.shape
+			in.shape.addTo(&f)
 		}
-		p.shapes[in.path.String()] = in.shape
-		in.shape.addTo(&f)
 	}
 	return f.apply(p.ctx, v)
+}
+
+// movedInstances are the multi-instance declarations expanded before the
+// program was completed whose instances the completed program typed
+// changes: a count that reads another instance's computed attribute
+// through try (try(var.owner["id"], null) == null, where the owner's id
+// comes from a data source) takes the fallback while the attribute is
+// not there, and so makes an instance that the data source's value, once
+// read, does not. The plan pass expands them at their turn, from the
+// values of what they depend on.
+//
+// Where typed cannot tell the instances, either the declaration's own
+// fills conflict with what it now gives (a list of one filled where the
+// count is now zero), or its instances wait for a value; it is looked at
+// again in v completed without its fills, and kept where that cannot
+// tell either.
+func (p *planner) movedInstances(v, typed cue.Value, insts []*instance) []int {
+	same := func(keys []string, ins []*instance) bool {
+		return slices.EqualFunc(keys, ins, func(k string, in *instance) bool { return k == in.path.String() })
+	}
+	var moved, unsure []int
+	for _, d := range p.resources {
+		ins, ok := p.expanded[d.index]
+		if !ok || !d.multi {
+			continue
+		}
+		switch keys, ok := instanceKeys(d, typed); {
+		case !ok:
+			unsure = append(unsure, d.index)
+		case !same(keys, ins):
+			moved = append(moved, d.index)
+		}
+	}
+	if len(unsure) == 0 {
+		return moved
+	}
+	var f fills
+	for _, in := range insts {
+		if !in.shape.partial && !slices.Contains(unsure, in.d.index) {
+			in.shape.addTo(&f)
+		}
+	}
+	bare := f.apply(p.ctx, v)
+	for _, i := range unsure {
+		if keys, ok := instanceKeys(p.resources[i], bare); ok && !same(keys, p.expanded[i]) {
+			moved = append(moved, i)
+		}
+	}
+	return moved
+}
+
+// instanceKeys are the paths of a multi-instance declaration's instances
+// in v, as expand finds them; ok is false where expand finds none.
+func instanceKeys(d *decl, v cue.Value) (paths []string, ok bool) {
+	dv := v.LookupPath(d.path)
+	if x, ok := dv.Default(); ok {
+		dv = x
+	}
+	if !dv.Exists() || ownError(dv, d.path) {
+		return nil, false
+	}
+	switch d.shape {
+	case cue.ListKind:
+		n, err := dv.Len().Int64()
+		if err != nil {
+			return nil, false
+		}
+		for i := range n {
+			paths = append(paths, join(d.path, cue.Index(int(i))).String())
+		}
+		return paths, true
+	case cue.StructKind:
+		it, err := dv.Fields()
+		if err != nil {
+			return nil, false
+		}
+		for it.Next() {
+			paths = append(paths, join(d.path, cue.Str(it.Selector().Unquoted())).String())
+		}
+		return paths, true
+	}
+	return nil, false
 }
 
 // maxShapeRounds bounds the rounds of planner.schemas.

@@ -167,8 +167,9 @@ type stats struct {
 	fellBack           bool
 	// replans is how many times the plan ran again for a dependency
 	// the graph missed; shapeRounds is how many rounds planner.schemas
-	// took.
-	replans, shapeRounds int
+	// took, and movedDecls how many declarations it left to the plan
+	// pass because the completed program changed their instances.
+	replans, shapeRounds, movedDecls int
 }
 
 func (p *planner) report(diags ...*hcl.Diagnostic) {

@@ -94,3 +94,67 @@ resource "aws_flow_log" "this" {
 		})
 	}
 }
+
+// A multi-instance declaration is expanded before the program is
+// completed with the schemas; where the completed program gives it other
+// instances (a try that took its fallback because a data source had no
+// id yet), the plan pass expands it again at its turn. Elsewhere the
+// instances found first stay, with no evaluation added.
+func TestMovedInstances(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		moved     int
+	}{
+		{
+			name: "count through try of a data source's id",
+			src: `
+data "aws_canonical_user_id" "current" {}
+
+locals {
+  owner = { id = data.aws_canonical_user_id.current.id }
+}
+
+data "aws_canonical_user_id" "this" {
+  count = try(local.owner["id"], null) == null ? 1 : 0
+}
+
+resource "aws_s3_bucket_acl" "this" {
+  bucket = "b"
+  owner {
+    id = try(local.owner["id"], data.aws_canonical_user_id.this[0].id)
+  }
+}
+`,
+			moved: 1,
+		},
+		{
+			name: "counts that the schemas do not change",
+			src: `
+variable "n" {
+  type    = number
+  default = 2
+}
+
+resource "aws_s3_bucket" "this" {
+  count  = var.n
+  bucket = "b-${count.index}"
+}
+
+resource "aws_s3_bucket_acl" "this" {
+  for_each = { for i, b in aws_s3_bucket.this : tostring(i) => b.id }
+  bucket   = each.value
+}
+`,
+			moved: 0,
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writeFiles(t, map[string]string{"main.tf": c.src})
+			b := planBoth(t, dir, inputs.Sources{}, nil)
+			requireEqual(t, b)
+			if b.stats.movedDecls != c.moved {
+				t.Errorf("moved declarations %d, want %d", b.stats.movedDecls, c.moved)
+			}
+		})
+	}
+}
