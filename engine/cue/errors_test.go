@@ -66,6 +66,26 @@ resource "aws_subnet" "b" {
 			want: "Invalid for_each argument",
 		},
 		{
+			// Reported at the nested block's CUE source.
+			name: "index out of range in a nested block",
+			src: `
+resource "aws_s3_bucket" "this" {
+  count  = 0
+  bucket = "b"
+}
+resource "aws_s3_bucket_inventory" "this" {
+  bucket = "b"
+  destination {
+    bucket {
+      bucket_arn = aws_s3_bucket.this[0].arn
+      format     = "CSV"
+    }
+  }
+}
+`,
+			want: "Invalid",
+		},
+		{
 			name: "cycle",
 			src: `
 resource "aws_vpc" "a" {
@@ -148,6 +168,18 @@ resource "aws_instance" "web" {
 				if d.Severity == hcl.DiagError && d.Subject == nil {
 					t.Errorf("%s: no source position", d.Summary)
 				}
+			}
+			// Each error once, though more than one evaluation meets it.
+			seen := map[string]bool{}
+			for _, d := range b.cueDiags {
+				k := d.Detail
+				if d.Subject != nil {
+					k += " @ " + d.Subject.Filename + ":" + strconv.Itoa(d.Subject.Start.Line)
+				}
+				if seen[k] {
+					t.Errorf("reported again: %s: %s", d.Summary, k)
+				}
+				seen[k] = true
 			}
 			t.Logf("CUE: %s\nHCL: %s", got, summaries(b.hclDiags))
 		})

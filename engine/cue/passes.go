@@ -377,7 +377,6 @@ func (p *planner) finish(cur cue.Value) {
 	p.conditions(cur)
 	p.collectOutputs(cur, true)
 	p.conflicts(cur)
-	p.diags = plan.UniqueDiagnostics(p.diags)
 }
 
 // conflicts reports the errors of the program that no declaration's

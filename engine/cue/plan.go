@@ -104,6 +104,9 @@ func planOnce(v cue.Value, opts Options, known learned, mayReplan bool) (res *pl
 	}
 	p.run(v)
 	p.result.Sort()
+	// An error of the program is met by more than one evaluation, and
+	// the plan and apply passes report the same warnings.
+	p.diags = plan.UniqueDiagnostics(p.diags)
 	return p, p.diags
 }
 
