@@ -66,11 +66,12 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 		if !ok {
 			break
 		}
-		switch l := c.m.Locals[name]; {
-		case l == nil:
+		l := c.m.Locals[name]
+		if l == nil {
 			return c.unconverted(rng, "Reference to undeclared local value",
 				fmt.Sprintf("A local value with the name %q has not been declared; OpenTofu reports it when it evaluates the expression.", name)), kindUnknown
-		case !isNative(l.Expr):
+		}
+		if _, native := l.Expr.(hclsyntax.Expression); !native {
 			return c.unconverted(rng, "Reference not converted",
 				fmt.Sprintf("local.%s is declared in %s, a file in the JSON syntax, which hcl2cue does not convert.", name, filepath.Base(l.Range.Filename))), kindUnknown
 		}
@@ -298,13 +299,6 @@ func instancesKind(count, forEach hcl.Expression) kind {
 		return kindList
 	}
 	return kindUnknown
-}
-
-// isNative reports whether x is in OpenTofu's native syntax, the syntax
-// that the converter translates.
-func isNative(x hcl.Expression) bool {
-	_, ok := x.(hclsyntax.Expression)
-	return ok
 }
 
 // undeclared reports a reference to a resource the module does not

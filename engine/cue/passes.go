@@ -83,16 +83,8 @@ func (p *planner) schemas(v cue.Value) cue.Value {
 		}
 		p.stats.shapeRounds++
 	}
-	for range maxShapeRounds {
-		var f fills
-		for _, in := range insts {
-			if !in.shape.partial {
-				// A partial shape is found again when the
-				// configuration can be listed.
-				in.shape.addTo(&f)
-			}
-		}
-		typed := f.apply(p.ctx, v)
+	for round := 1; ; round++ {
+		typed := shapeFills(insts, nil).apply(p.ctx, v)
 		moved := p.movedInstances(v, typed, insts)
 		if len(moved) == 0 {
 			for _, in := range insts {
@@ -102,28 +94,35 @@ func (p *planner) schemas(v cue.Value) cue.Value {
 			}
 			return typed
 		}
+		p.stats.movedDecls += len(moved)
+		if round == maxShapeRounds {
+			// Still moving: every multi-instance declaration is
+			// expanded in the plan pass, at its turn.
+			moved = moved[:0]
+			for i := range p.expanded {
+				if p.resources[i].multi {
+					moved = append(moved, i)
+				}
+			}
+		}
 		for _, i := range moved {
 			delete(p.expanded, i)
 		}
 		insts = slices.DeleteFunc(insts, func(in *instance) bool { return slices.Contains(moved, in.d.index) })
-		p.stats.movedDecls += len(moved)
 	}
-	// Still moving: every multi-instance declaration is expanded in the
-	// plan pass, at its turn.
-	for _, d := range p.resources {
-		if d.multi {
-			delete(p.expanded, d.index)
-		}
-	}
-	insts = slices.DeleteFunc(insts, func(in *instance) bool { return in.d.multi })
+}
+
+// shapeFills are the fills of the shapes of insts, but for those of the
+// declarations in skip. A partial shape adds nothing: it is found again
+// when the configuration can be listed.
+func shapeFills(insts []*instance, skip []int) *fills {
 	var f fills
 	for _, in := range insts {
-		if !in.shape.partial {
-			p.shapes[in.path.String()] = in.shape
+		if !in.shape.partial && !slices.Contains(skip, in.d.index) {
 			in.shape.addTo(&f)
 		}
 	}
-	return f.apply(p.ctx, v)
+	return &f
 }
 
 // movedInstances are the multi-instance declarations expanded before the
@@ -141,8 +140,8 @@ func (p *planner) schemas(v cue.Value) cue.Value {
 // again in v completed without its fills, and kept where that cannot
 // tell either.
 func (p *planner) movedInstances(v, typed cue.Value, insts []*instance) []int {
-	same := func(keys []string, ins []*instance) bool {
-		return slices.EqualFunc(keys, ins, func(k string, in *instance) bool { return k == in.path.String() })
+	same := func(ls []listed, ins []*instance) bool {
+		return slices.EqualFunc(ls, ins, func(l listed, in *instance) bool { return l.path.String() == in.path.String() })
 	}
 	var moved, unsure []int
 	for _, d := range p.resources {
@@ -150,62 +149,24 @@ func (p *planner) movedInstances(v, typed cue.Value, insts []*instance) []int {
 		if !ok || !d.multi {
 			continue
 		}
-		switch keys, ok := instanceKeys(d, typed); {
+		switch ls, ok := instancesIn(d, typed.LookupPath(d.path)); {
 		case !ok:
 			unsure = append(unsure, d.index)
-		case !same(keys, ins):
+		case !same(ls, ins):
 			moved = append(moved, d.index)
 		}
 	}
 	if len(unsure) == 0 {
 		return moved
 	}
-	var f fills
-	for _, in := range insts {
-		if !in.shape.partial && !slices.Contains(unsure, in.d.index) {
-			in.shape.addTo(&f)
-		}
-	}
-	bare := f.apply(p.ctx, v)
+	bare := shapeFills(insts, unsure).apply(p.ctx, v)
 	for _, i := range unsure {
-		if keys, ok := instanceKeys(p.resources[i], bare); ok && !same(keys, p.expanded[i]) {
+		d := p.resources[i]
+		if ls, ok := instancesIn(d, bare.LookupPath(d.path)); ok && !same(ls, p.expanded[i]) {
 			moved = append(moved, i)
 		}
 	}
 	return moved
-}
-
-// instanceKeys are the paths of a multi-instance declaration's instances
-// in v, as expand finds them; ok is false where expand finds none.
-func instanceKeys(d *decl, v cue.Value) (paths []string, ok bool) {
-	dv := v.LookupPath(d.path)
-	if x, ok := dv.Default(); ok {
-		dv = x
-	}
-	if !dv.Exists() || ownError(dv, d.path) {
-		return nil, false
-	}
-	switch d.shape {
-	case cue.ListKind:
-		n, err := dv.Len().Int64()
-		if err != nil {
-			return nil, false
-		}
-		for i := range n {
-			paths = append(paths, join(d.path, cue.Index(int(i))).String())
-		}
-		return paths, true
-	case cue.StructKind:
-		it, err := dv.Fields()
-		if err != nil {
-			return nil, false
-		}
-		for it.Next() {
-			paths = append(paths, join(d.path, cue.Str(it.Selector().Unquoted())).String())
-		}
-		return paths, true
-	}
-	return nil, false
 }
 
 // maxShapeRounds bounds the rounds of planner.schemas.
@@ -643,31 +604,64 @@ func (p *planner) expand(d *decl, v cue.Value, report bool) ([]*instance, bool) 
 		}
 		return nil, false
 	}
-	incomplete := ownError(dv, d.path)
+	ls, ok := instancesIn(d, dv)
+	if !ok {
+		switch d.shape {
+		case cue.ListKind:
+			return bad("Invalid count argument", `The "count" value depends on resource attributes that cannot be determined until apply, so OpenTofu cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.`)
+		case cue.StructKind:
+			return bad("Invalid for_each argument", `The "for_each" map includes keys derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.`)
+		}
+		return bad("Invalid instances", fmt.Sprintf("%s marks a declaration with several instances: its value must be a list (count) or a struct keyed by instance key (for_each).", d.attr))
+	}
+	out := make([]*instance, len(ls))
+	for i, l := range ls {
+		out[i] = p.newInstance(d, l.key, l.path, l.value, block)
+	}
+	return out, true
+}
+
+// listed is one instance of a multi-instance declaration as its value
+// lists it.
+type listed struct {
+	key   cty.Value
+	path  cue.Path
+	value cue.Value
+}
+
+// instancesIn lists the instances of the multi-instance declaration d
+// whose value is dv, its default taken: ok is false where dv is not (yet)
+// a list (count) or a struct keyed by instance key (for_each) that can
+// be listed.
+func instancesIn(d *decl, dv cue.Value) (ls []listed, ok bool) {
+	if x, ok := dv.Default(); ok {
+		dv = x
+	}
+	if !dv.Exists() || ownError(dv, d.path) {
+		return nil, false
+	}
 	switch d.shape {
 	case cue.ListKind:
 		it, err := dv.List()
-		if err != nil || incomplete {
-			return bad("Invalid count argument", `The "count" value depends on resource attributes that cannot be determined until apply, so OpenTofu cannot predict how many instances will be created. To work around this, use the -target argument to first apply only the resources that the count depends on.`)
+		if err != nil {
+			return nil, false
 		}
-		var out []*instance
 		for i := 0; it.Next(); i++ {
-			out = append(out, p.newInstance(d, cty.NumberIntVal(int64(i)), join(d.path, cue.Index(i)), it.Value(), block))
+			ls = append(ls, listed{cty.NumberIntVal(int64(i)), join(d.path, cue.Index(i)), it.Value()})
 		}
-		return out, true
+		return ls, true
 	case cue.StructKind:
 		it, err := dv.Fields()
-		if err != nil || incomplete {
-			return bad("Invalid for_each argument", `The "for_each" map includes keys derived from resource attributes that cannot be determined until apply, and so OpenTofu cannot determine the full set of keys that will identify the instances of this resource.`)
+		if err != nil {
+			return nil, false
 		}
-		var out []*instance
 		for it.Next() {
 			key := it.Selector().Unquoted()
-			out = append(out, p.newInstance(d, cty.StringVal(key), join(d.path, cue.Str(key)), it.Value(), block))
+			ls = append(ls, listed{cty.StringVal(key), join(d.path, cue.Str(key)), it.Value()})
 		}
-		return out, true
+		return ls, true
 	}
-	return bad("Invalid instances", fmt.Sprintf("%s marks a declaration with several instances: its value must be a list (count) or a struct keyed by instance key (for_each).", d.attr))
+	return nil, false
 }
 
 // ownError reports whether v, at path, is itself an error, rather than
