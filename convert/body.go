@@ -187,10 +187,7 @@ func nullByDefault(x ast.Expr) ast.Expr {
 		}
 		for _, el := range l.Elts {
 			comp, ok := el.(*ast.Comprehension)
-			if !ok || len(comp.Clauses) != 1 {
-				continue
-			}
-			if _, ok := comp.Clauses[0].(*ast.IfClause); !ok {
+			if !ok || !onlyIfs(comp.Clauses) {
 				continue
 			}
 			if s, ok := comp.Value.(*ast.StructLit); ok && len(s.Elts) == 1 {
@@ -201,4 +198,16 @@ func nullByDefault(x ast.Expr) ast.Expr {
 		}
 	}
 	return x
+}
+
+// onlyIfs reports whether a comprehension's clauses are all guards, so
+// that it yields its value at most once: a branch of a conditional or of
+// try.
+func onlyIfs(clauses []ast.Clause) bool {
+	for _, c := range clauses {
+		if _, ok := c.(*ast.IfClause); !ok {
+			return false
+		}
+	}
+	return len(clauses) > 0
 }

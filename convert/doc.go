@@ -245,7 +245,7 @@
 //   - trimprefix (CUE standard library): `strings.TrimPrefix(s, prefix)`
 //   - trimspace (CUE standard library): `strings.TrimSpace(s)`
 //   - trimsuffix (CUE standard library): `strings.TrimSuffix(s, suffix)`
-//   - try (CUE expression): the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {b}][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown; but a value computed from one not known yet by an interpolation, an operator or a function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown
+//   - try (CUE expression): the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {b}][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, otherwise an incomplete error, which a try around it takes for an error; and a value computed from one not known yet by an interpolation, an operator or a function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown
 //   - type (not converted): only for tofu console; a type is not a value in a module
 //   - upper (CUE standard library): `strings.ToUpper(s)`
 //   - urldecode (CUE standard library): `net.QueryUnescape(s)`; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded

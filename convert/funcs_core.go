@@ -11,7 +11,7 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {b}][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown; but a value computed from one not known yet by an interpolation, an operator or a function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {b}][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, otherwise an incomplete error, which a try around it takes for an error; and a value computed from one not known yet by an interpolation, an operator or a function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
 	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an interpolation, an operator or a function is false, where OpenTofu's result is unknown", result: kindBool, conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
@@ -77,11 +77,7 @@ var coreFuncs = map[string]function{
 // nested disjunction once its outer default fails; and a comprehension's
 // condition a != _|_ takes a value not known yet for an error. So the
 // arguments are checked one by one, each with evaluates (see there), the
-// next one looked at only where the one before is an error:
-//
-//	[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {
-//		[if (*b | 'error') != 'error' {b}, if (*b | 'error') == 'error' {c}][0]
-//	}][0]
+// next one looked at only where the one before is an error (orElse).
 func convTry(cl *call) ast.Expr {
 	switch {
 	case len(cl.args) == 0 || cl.expand:
@@ -92,18 +88,76 @@ func convTry(cl *call) ast.Expr {
 	last := len(cl.args) - 1
 	x := cl.args[last]
 	for i := last - 1; i >= 0; i-- {
-		x = orElse(cl.args[i], x)
+		x = orElse(cl.args[i], x, pendingOf(cl.kinds))
 	}
 	return x
 }
 
-// orElse is a, or b where a is an error, unknown while a is not known yet:
+// pendingOf is the value of a try not known yet when its arguments are
+// of one scalar kind, the last one's (try(r[0].arn, "")): string, number
+// or bool; nil for any other (see orElse).
+func pendingOf(kinds []kind) ast.Expr {
+	k := kinds[len(kinds)-1]
+	for _, other := range kinds {
+		if other != kindUnknown && other != kindNull && join(k, other) != k {
+			return nil
+		}
+	}
+	switch k {
+	case kindString:
+		return ident("string")
+	case kindInt, kindNumber:
+		return ident("number")
+	case kindBool:
+		return ident("bool")
+	}
+	return nil
+}
+
+// orElse is a, or b where a is an error:
 //
-//	[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {b}][0]
-func orElse(a, b ast.Expr) ast.Expr {
+//	[if C {a}, if !C {b}][0]
+//
+// where C is evaluates(a) (and !C its negation). While a is not known
+// yet, C is not, and neither is the result: it is an incomplete error.
+// A try around this one would take that for an error, and so take its
+// own fallback where OpenTofu's result is unknown: try(module.m.arn, x),
+// where the module's output is try(r[0].arn, "") (s3-bucket/examples/
+// directory-bucket). So where the try's kind is a scalar one, pending
+// is its type, and the result is that type, a value not known yet,
+// instead:
+//
+//	[if (C) == _|_ {string}, if (C) != _|_ if C {a}, if (C) != _|_ if !C {b}][0]
+//
+// C is never an error of its own, only incomplete while a is not known
+// yet, so C == _|_ says exactly that. Only a scalar type will do: CUE
+// takes an open list or struct for an empty one (len([...]) is 0), so
+// that a function of [...] or _ would be known, and wrong, where the
+// incomplete error leaves it unknown; and the engine takes an argument
+// that admits null for one the provider may decide, where this one is
+// the configuration's.
+func orElse(a, b, pending ast.Expr) ast.Expr {
+	if pending == nil {
+		return index(list(
+			&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.NEQ)}}, Value: embed(a)},
+			&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.EQL)}}, Value: embed(b)},
+		), intLit(0))
+	}
+	// (C) == _|_ and (C) != _|_, parenthesized for the reader: the
+	// operators have the same precedence and would group the same way.
+	told := func(op token.Token) ast.Expr {
+		return &ast.BinaryExpr{X: &ast.ParenExpr{X: evaluates(a, token.NEQ)}, Op: op, Y: &ast.BottomLit{}}
+	}
+	when := func(cond, x ast.Expr) ast.Expr {
+		return &ast.Comprehension{Clauses: []ast.Clause{
+			&ast.IfClause{Condition: told(token.NEQ)},
+			&ast.IfClause{Condition: cond},
+		}, Value: embed(x)}
+	}
 	return index(list(
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.NEQ)}}, Value: embed(a)},
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.EQL)}}, Value: embed(b)},
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: told(token.EQL)}}, Value: embed(pending)},
+		when(evaluates(a, token.NEQ), a),
+		when(evaluates(a, token.EQL), b),
 	), intLit(0))
 }
 

@@ -19,6 +19,12 @@ resource "aws_instance" "web" {
 
 locals {
   obj = { a = 1 }
+  # A module output, typically: try of a string not known yet.
+  id = try(aws_instance.web.id, "")
+}
+
+output "nested" {
+  value = try(local.id, "none")
 }
 
 output "three" {
@@ -52,11 +58,11 @@ output "tag" {
 		engine string
 		want   map[string]string // output -> JSON, "" for not concrete
 	}{
-		{"aws_instance: web: id: string", map[string]string{"three": "", "second": "", "can": "", "two": "", "object": "", "tag": ""}},
-		{`aws_instance: web: id: "i-1"`, map[string]string{"three": `"i-1"`, "second": `"i-1"`, "can": "true", "two": `"i-1"`, "object": `{"ami":"ami-1","id":"i-1"}`, "tag": `"web-i-1"`}},
+		{"aws_instance: web: id: string", map[string]string{"three": "", "second": "", "can": "", "two": "", "object": "", "tag": "", "nested": ""}},
+		{`aws_instance: web: id: "i-1"`, map[string]string{"three": `"i-1"`, "second": `"i-1"`, "can": "true", "two": `"i-1"`, "object": `{"ami":"ami-1","id":"i-1"}`, "tag": `"web-i-1"`, "nested": `"i-1"`}},
 		// No id at all: an attribute the resource does not have is an
 		// error, in OpenTofu too.
-		{`aws_instance: web: ami: "ami-1"`, map[string]string{"three": `"fallback"`, "second": `"fallback"`, "can": "false", "two": `"fallback"`, "object": `{"ami":"ami-1"}`}},
+		{`aws_instance: web: ami: "ami-1"`, map[string]string{"three": `"fallback"`, "second": `"fallback"`, "can": "false", "two": `"fallback"`, "object": `{"ami":"ami-1"}`, "nested": `""`}},
 	} {
 		v, err := r.LoadWith(nil, map[string][]byte{"engine.cue": []byte("package m\n\n" + tc.engine + "\n")})
 		if err != nil {
