@@ -1,6 +1,8 @@
 package cue
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -27,8 +29,12 @@ func errorDiags(err error, summary string, fallback *hcl.Range) hcl.Diagnostics 
 	for _, e := range errors.Errors(err) {
 		subject := fallback
 		var others []string
-		for i, p := range errors.Positions(e) {
-			if i == 0 {
+		positions := errors.Positions(e)
+		// The module's own line says more than one of the function
+		// library's (strings.Replace of a null in tofu/core.cue).
+		first := max(0, slices.IndexFunc(positions, func(p token.Pos) bool { return !inLibrary(p) }))
+		for i, p := range positions {
+			if i == first {
 				subject = rangeOf(p)
 				continue
 			}
@@ -44,6 +50,12 @@ func errorDiags(err error, summary string, fallback *hcl.Range) hcl.Diagnostics 
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: err.Error() + ".", Subject: fallback})
 	}
 	return diags
+}
+
+// inLibrary reports whether p is in a file of the function library that
+// the converter adds to a module, its package tofu.
+func inLibrary(p token.Pos) bool {
+	return filepath.Base(filepath.Dir(p.Filename())) == "tofu"
 }
 
 // fatal reports whether v is an error that more information cannot mend:

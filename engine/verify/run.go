@@ -50,7 +50,16 @@ type CaseResult struct {
 	// Diagnostics are the errors and warnings of either plan, and of the
 	// conversion; with errors the case could not be compared.
 	Diagnostics hcl.Diagnostics
+	// Sources are the files of the CUE module planned, when Run converted
+	// it in memory, by the names the diagnostics give them (see
+	// ConvertedName); nil when the CUE module was read from a directory.
+	Sources map[string][]byte
 }
+
+// ConvertedName is the name that diagnostics give a file of a module that
+// Run converted in memory: "converted:" and its name in the module, as
+// hcl2cue convert -o writes it ("converted:main.cue").
+func ConvertedName(name string) string { return "converted:" + name }
 
 // CasesIn lists a --cases directory: one case per .tfvars or .tfvars.json
 // file, by file name.
@@ -159,5 +168,41 @@ func runCase(tree *hclengine.Tree, hclDir, cueDir string, c Case, opts Options, 
 	if !d.HasErrors() {
 		res.Differences = Compare(hplan, cplan)
 	}
+	res.Sources = nameConverted(conv, d)
 	return res
+}
+
+// nameConverted gives the diagnostics of a module converted in memory,
+// which the CUE loader names /main.cue, the names of ConvertedName, and
+// returns the files by those names, so that a diagnostic shows its line.
+func nameConverted(conv *convert.Result, diags hcl.Diagnostics) map[string][]byte {
+	files, err := conv.OutputFiles()
+	if err != nil {
+		return nil
+	}
+	sources := map[string][]byte{}
+	for name, b := range files {
+		sources[ConvertedName(name)] = b
+	}
+	rename := func(r *hcl.Range) {
+		if r == nil {
+			return
+		}
+		if name, ok := strings.CutPrefix(r.Filename, "/"); ok && files[name] != nil {
+			r.Filename = ConvertedName(name)
+		}
+	}
+	// The other positions of an error are in its detail: " (also at
+	// /main.cue:30:4)".
+	var pairs []string
+	for name := range files {
+		pairs = append(pairs, " /"+name+":", " "+ConvertedName(name)+":")
+	}
+	also := strings.NewReplacer(pairs...)
+	for _, d := range diags {
+		rename(d.Subject)
+		rename(d.Context)
+		d.Detail = also.Replace(d.Detail)
+	}
+	return sources
 }

@@ -140,12 +140,24 @@ func writeArchive(w io.Writer, res *convert.Result) error {
 // writeDiagnostics prints diags as tofulint's text output does, with the
 // source lines they are about.
 func writeDiagnostics(w io.Writer, diags hcl.Diagnostics) {
+	writeDiagnosticsWith(w, diags, nil)
+}
+
+// writeDiagnosticsWith is writeDiagnostics with the sources of files that
+// are not on disk (a module converted in memory), by file name.
+func writeDiagnosticsWith(w io.Writer, diags hcl.Diagnostics, sources map[string][]byte) {
 	if len(diags) == 0 {
 		return
 	}
 	diags = slices.Clone(diags)
 	report.SortDiagnostics(diags)
-	dw := hcl.NewDiagnosticTextWriter(w, sourcesOf(diags), 0, false)
+	files := sourcesOf(diags)
+	for name, b := range sources {
+		if files[name] == nil {
+			files[name] = &hcl.File{Bytes: b}
+		}
+	}
+	dw := hcl.NewDiagnosticTextWriter(w, files, 0, false)
 	_ = dw.WriteDiagnostics(diags)
 }
 

@@ -101,7 +101,7 @@ func (f *verifyFlags) run(dir, cueDir string, stdout, stderr io.Writer) error {
 	}
 	failed, differ := 0, 0
 	for _, r := range results {
-		writeDiagnostics(stderr, r.Diagnostics)
+		writeDiagnosticsWith(stderr, r.Diagnostics, r.Sources)
 		switch {
 		case r.Diagnostics.HasErrors():
 			failed++
