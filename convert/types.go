@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/ast/astutil"
 	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
@@ -23,12 +24,30 @@ func (c *converter) inputSchema(v *config.Variable) ast.Expr {
 		return s
 	}
 	d, _ := c.literal(v.Default, v.DeclRange())
-	if _, ok := d.(*ast.StructLit); ok {
+	switch d.(type) {
+	case *ast.StructLit:
 		// A default map or object is closed: a value given for the
 		// variable replaces it rather than adding keys to it.
-		d = ast.NewCall(ident("close"), d)
+		d = ast.NewCall(ident("close"), softNulls(d))
+	case *ast.ListLit:
+		d = softNulls(d)
 	}
 	return defaulted(d, s)
+}
+
+// softNulls writes the nulls inside a default as *null | _, nulls by
+// default, as the engine gives the nulls of the input values it injects:
+// an attribute left null in a default (optional(string) with no value)
+// that a resource argument reads is one the provider decides, as in
+// OpenTofu, where a concrete null could not give way to the provider's
+// value (net-lb-int: ip_address = each.value.address).
+func softNulls(x ast.Expr) ast.Expr {
+	return astutil.Apply(x, func(c astutil.Cursor) bool {
+		if l, ok := c.Node().(*ast.BasicLit); ok && l.Kind == token.NULL {
+			c.Replace(defaulted(ast.NewNull(), ident("_")))
+		}
+		return true
+	}, nil).(ast.Expr)
 }
 
 // schema writes a type constraint as CUE:
