@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime/debug"
@@ -185,7 +186,18 @@ func mapsKeys[V any](m map[string]V) func(func(string) bool) {
 
 func TestHcl2cue(t *testing.T) {
 	dir := t.TempDir()
+	// A module whose own error, at its defaults, is one of the
+	// converted module too: the module's error, not an internal one.
+	broken := filepath.Join(dir, "broken")
+	if err := os.MkdirAll(broken, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "locals {\n  zones = [\"a\"]\n}\n\noutput \"second\" {\n  value = local.zones[1]\n}\n"
+	if err := os.WriteFile(filepath.Join(broken, "main.tf"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []cliCase{
+		{name: "convert a module that fails of its own", args: []string{"convert", broken}, code: ExitError, stderr: []string{"Error: Invalid index", "on " + filepath.Join(broken, "main.tf") + " line 6:", broken + ": the module does not plan at the defaults of its variables (above)"}},
 		{name: "convert", args: []string{"convert", "-o", "out", dir}, code: ExitError, stderr: []string{"hcl2cue: " + dir + ": not a module directory"}},
 		{name: "plan cue without source", args: []string{"plan", "--lang", "cue", "--var", "a=b", dir}, code: ExitError, stderr: []string{"--source"}},
 		{name: "plan bad lang", args: []string{"plan", "--lang", "hlc", dir}, code: ExitError, stderr: []string{`--lang "hlc": must be hcl or cue`}},

@@ -16,6 +16,8 @@ import (
 
 	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/convert"
+	hclengine "github.com/tofucue/tofucue/engine/hcl"
+	"github.com/tofucue/tofucue/engine/inputs"
 	"github.com/tofucue/tofucue/lint"
 	"github.com/tofucue/tofucue/report"
 )
@@ -41,7 +43,9 @@ modules not converted in full. Without -o nothing is written.
 Exit status: 0 when everything was converted, 1 when some constructs
 were not converted, 2 when a module does not load (its diagnostics are
 printed), when the converted module does not load as CUE (an internal
-error), and on a usage or I/O error.`
+error; or the module's own, when the module does not plan at the
+defaults of its variables either, and its errors are printed), and on a
+usage or I/O error.`
 
 // convertFlags are the flags of hcl2cue convert.
 type convertFlags struct {
@@ -96,6 +100,10 @@ func (r *convertRun) single(dir string) error {
 		return &exitError{code: ExitError, err: fmt.Errorf("%s: the module does not load; nothing converted", dir)}
 	}
 	if mr.Err != nil {
+		if own := planErrors(dir); own.HasErrors() {
+			writeDiagnostics(r.stderr, own)
+			return &exitError{code: ExitError, err: fmt.Errorf("%s: the module does not plan at the defaults of its variables (above), and its conversion does not load as CUE either; nothing written", dir)}
+		}
 		return &exitError{code: ExitError, err: fmt.Errorf("internal error: the converted module does not load as CUE; nothing written: %w", mr.Err)}
 	}
 	res := mr.Result
@@ -296,4 +304,21 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// planErrors are the errors of planning the HCL module in dir with the
+// defaults of its variables (made up where there are none) and the mock
+// provider: where the converted module does not load as CUE, they tell a
+// module that fails of its own (an index out of range at its defaults)
+// from a bug of the converter.
+func planErrors(dir string) hcl.Diagnostics {
+	tree, diags := hclengine.Load(dir)
+	if diags.HasErrors() {
+		return diags
+	}
+	_, diags = hclengine.Plan(tree, hclengine.Options{Inputs: inputs.Sources{Synthesize: true}})
+	if !diags.HasErrors() {
+		return nil
+	}
+	return diags
 }
