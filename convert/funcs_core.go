@@ -87,20 +87,22 @@ func convTry(cl *call) ast.Expr {
 	}
 	last := len(cl.args) - 1
 	x := cl.args[last]
+	pending := pendingOf(cl.kinds)
 	for i := last - 1; i >= 0; i-- {
-		x = orElse(cl.args[i], x, pendingOf(cl.kinds))
+		x = orElse(cl.args[i], x, pending)
 	}
 	return x
 }
 
-// pendingOf is the value of a try not known yet when its arguments are
-// of one scalar kind, the last one's (try(r[0].arn, "")): string, number
-// or bool; nil for any other (see orElse).
+// pendingOf is the value of a try not known yet where the last argument
+// is of a scalar kind and no other argument is known to be of another
+// (try(r[0].arn, "")): string, number or bool; nil for any other (see
+// orElse).
 func pendingOf(kinds []kind) ast.Expr {
 	k := kinds[len(kinds)-1]
 	for _, other := range kinds {
-		if other != kindUnknown && other != kindNull && join(k, other) != k {
-			return nil
+		if other != kindUnknown {
+			k = join(k, other)
 		}
 	}
 	switch k {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 )
 
 // TestTryUnknown checks try with two and three arguments, can and lookup
@@ -79,6 +80,36 @@ output "tag" {
 			case want != "" && string(b) != want:
 				t.Errorf("%s: output %s is %s, want %s", tc.engine, out, b, want)
 			}
+		}
+	}
+}
+
+// TestPendingOf checks the value a try is while an argument is not known
+// yet: the type of a scalar kind that the last argument has and no other
+// contradicts, none otherwise.
+func TestPendingOf(t *testing.T) {
+	tests := []struct {
+		kinds []kind
+		want  string
+	}{
+		{[]kind{kindUnknown, kindString}, "string"},
+		{[]kind{kindUnknown, kindInt}, "number"},
+		{[]kind{kindNumber, kindInt}, "number"},
+		{[]kind{kindUnknown, kindUnknown, kindBool}, "bool"},
+		{[]kind{kindNull, kindString}, "string"},
+		{[]kind{kindString, kindBool}, ""},
+		{[]kind{kindList, kindString}, ""},
+		{[]kind{kindUnknown, kindNull}, ""},
+		{[]kind{kindString, kindUnknown}, ""},
+		{[]kind{kindUnknown, kindMap}, ""},
+	}
+	for _, tt := range tests {
+		got := ""
+		if x := pendingOf(tt.kinds); x != nil {
+			got = x.(*ast.Ident).Name
+		}
+		if got != tt.want {
+			t.Errorf("pendingOf(%v) = %q, want %q", tt.kinds, got, tt.want)
 		}
 	}
 }
