@@ -176,7 +176,7 @@ func nullByDefault(x ast.Expr) ast.Expr {
 	switch x := x.(type) {
 	case *ast.BasicLit:
 		if x.Kind == token.NULL {
-			return &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.MUL, X: ast.NewNull()}, Op: token.OR, Y: ident("_")}
+			return softNull()
 		}
 	case *ast.ParenExpr:
 		x.X = nullByDefault(x.X)
@@ -199,6 +199,9 @@ func nullByDefault(x ast.Expr) ast.Expr {
 	}
 	return x
 }
+
+// softNull is *null | _, a null by default (see nullByDefault).
+func softNull() ast.Expr { return defaulted(ast.NewNull(), ident("_")) }
 
 // onlyIfs reports whether a comprehension's clauses are all guards, so
 // that it yields its value at most once: a branch of a conditional or of

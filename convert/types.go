@@ -44,7 +44,7 @@ func (c *converter) inputSchema(v *config.Variable) ast.Expr {
 func softNulls(x ast.Expr) ast.Expr {
 	return astutil.Apply(x, func(c astutil.Cursor) bool {
 		if l, ok := c.Node().(*ast.BasicLit); ok && l.Kind == token.NULL {
-			c.Replace(defaulted(ast.NewNull(), ident("_")))
+			c.Replace(softNull())
 		}
 		return true
 	}, nil).(ast.Expr)
