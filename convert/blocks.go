@@ -190,10 +190,7 @@ func (c *converter) importInstances(b *hclsyntax.Block, fe *hclsyntax.Attribute,
 	if sk != kindMap && !set {
 		label = interpolation([]any{keyExpr})
 	}
-	return &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{
-		Clauses: []ast.Clause{fc},
-		Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: label}, inst)}},
-	}}}
+	return structFor([]ast.Clause{fc}, label, inst)
 }
 
 // isSetExpr reports whether e is known to be a set: a call of a function

@@ -102,6 +102,19 @@ func embed(x ast.Expr) *ast.StructLit {
 	return &ast.StructLit{Elts: []ast.Decl{&ast.EmbedDecl{Expr: x}}}
 }
 
+// structFor is the struct {for CLAUSES {(key): val}}, with an empty struct
+// embedded beside the comprehension. The empty struct works around
+// cuelang.org/go v0.17.1, where a struct that holds nothing but a for
+// comprehension over an empty collection is {} on its own, but _ (top) once a
+// reference to it is unified into a definition, as in every library call: so
+// one(r[*]) of a resource with no instances was not known.
+func structFor(clauses []ast.Clause, key, val ast.Expr) *ast.StructLit {
+	return &ast.StructLit{Elts: []ast.Decl{
+		&ast.EmbedDecl{Expr: &ast.StructLit{}},
+		&ast.Comprehension{Clauses: clauses, Value: &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: key}, val)}}},
+	}}
+}
+
 // list is [elems...].
 func list(elems ...ast.Expr) *ast.ListLit { return &ast.ListLit{Elts: elems} }
 

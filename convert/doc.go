@@ -54,7 +54,12 @@
 // each.key and each.value are let bindings inside each instance:
 //
 //	[for i in list.Range(0, N, 1) {let count = {index: i}, ...}]
-//	{for k, v in X {(k): {let each = {key: k, value: v}, ...}}}
+//	{{}, for k, v in X {(k): {let each = {key: k, value: v}, ...}}}
+//
+// The {} beside a for comprehension that builds a struct (for_each, a for
+// expression in braces, a map converted to its type) is there for
+// cuelang.org/go v0.17.1: without it, such a struct built from an empty
+// collection reads as _ rather than {} when it reaches a library call.
 //
 // count = COND ? 1 : 0, nearly every count in practice, is [if COND {...}].
 // lifecycle { enabled = COND } wraps the declaration in if COND {...}.

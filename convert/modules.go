@@ -290,10 +290,7 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 		if same(elem) {
 			return x
 		}
-		mapped = &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{
-			Clauses: []ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}},
-			Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: ident(k)}, elem)}},
-		}}}
+		mapped = structFor([]ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}}, ident(k), elem)
 	case t.IsObjectType():
 		var keep ast.Expr
 		var names []string
@@ -339,10 +336,7 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 		if keep != nil {
 			clauses = append(clauses, &ast.IfClause{Condition: &ast.BinaryExpr{X: paren(keep), Op: token.LOR, Y: notNull(ident(v))}})
 		}
-		mapped = &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{
-			Clauses: clauses,
-			Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: ident(k)}, val)}},
-		}}}
+		mapped = structFor(clauses, ident(k), val)
 	default:
 		return x
 	}

@@ -145,10 +145,7 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 		inst := body()
 		c.pop()
 		inst = withLet(inst, eachName, &ast.StructLit{Elts: []ast.Decl{field(ident("key"), keyExpr), field(ident("value"), ident(v))}})
-		return &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{
-			Clauses: []ast.Clause{fc},
-			Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: keyExpr}, inst)}},
-		}}}, true, nil
+		return structFor([]ast.Clause{fc}, keyExpr, inst), true, nil
 	case enabled != nil:
 		cnd, _ := c.expr(enabled)
 		return body(), false, cnd

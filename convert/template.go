@@ -116,8 +116,7 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 		c.pop()
 		val = &ast.ListLit{Elts: []ast.Expr{&ast.Comprehension{Clauses: innerClauses, Value: embed(iv)}}}
 	}
-	body := &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: key}, val)}}
-	return &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{Clauses: clauses, Value: body}}}, kindMap
+	return structFor(clauses, key, val), kindMap
 }
 
 // sortedFor is the clauses that iterate src in OpenTofu's order: a list in

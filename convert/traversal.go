@@ -134,10 +134,7 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 			if kind == kindList {
 				all = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(out)})
 			} else {
-				all = &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{
-					Clauses: []ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}},
-					Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: ident(k)}, out)}},
-				}}}
+				all = structFor([]ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}}, ident(k), out)
 			}
 			if len(steps) == 0 {
 				return all, kind
