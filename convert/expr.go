@@ -200,14 +200,14 @@ func nullComparison(op token.Token, x ast.Expr, xk kind, y ast.Expr, yk kind) (a
 	switch {
 	case isNullLit(y) && !scalar(xk):
 	case isNullLit(x) && !scalar(yk):
-		x = y
+		x, xk = y, yk
 	default:
 		return nil, false
 	}
 	if op == token.EQL {
-		return isNull(x), true
+		return isNull(x, xk), true
 	}
-	return notNull(x), true
+	return notNull(x, xk), true
 }
 
 // object converts an object constructor. A key written as a bare name is

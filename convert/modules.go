@@ -223,7 +223,7 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 			// [if arg != null {arg}, _][0].
 			val = index(&ast.ListLit{Elts: []ast.Expr{
 				&ast.Comprehension{
-					Clauses: []ast.Clause{&ast.IfClause{Condition: notNull(arg)}},
+					Clauses: []ast.Clause{&ast.IfClause{Condition: notNull(arg, kindOfType(v.Type))}},
 					Value:   asStruct(val),
 				},
 				ident("_"),
@@ -334,7 +334,7 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 		}
 		clauses := []ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}}
 		if keep != nil {
-			clauses = append(clauses, &ast.IfClause{Condition: &ast.BinaryExpr{X: paren(keep), Op: token.LOR, Y: notNull(ident(v))}})
+			clauses = append(clauses, &ast.IfClause{Condition: &ast.BinaryExpr{X: paren(keep), Op: token.LOR, Y: notNull(ident(v), kindUnknown)}})
 		}
 		mapped = structFor(clauses, ident(k), val)
 	default:
@@ -342,7 +342,7 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 	}
 	// [if isNull(x) {null}, mapped][0]
 	return index(list(
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: isNull(x)}}, Value: asStruct(ident("null"))},
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: isNull(x, kindOfType(t))}}, Value: asStruct(ident("null"))},
 		mapped,
 	), intLit(0))
 }
@@ -445,34 +445,55 @@ func (c *converter) staticType(e hcl.Expression) (cty.Type, bool) {
 
 // isNull is true for null and false for any other value, also a struct
 // or list holding a value not known yet, which CUE cannot compare with
-// null:
+// null; for a string, number or bool not known yet it is not known
+// either, as in OpenTofu. k is what the converter knows of x's kind. For
+// a list or a map:
 //
 //	[if (*(x & null) | 0) != null {false}, x == null][0]
 //
-// The kind test alone, (*(x & null) | 0) == null, would be true for a
-// value with a default that admits null too (a variable's *[] | [...] |
-// null, before its default is taken); such a value is compared.
-func isNull(x ast.Expr) ast.Expr {
-	return nullTest(x, false)
+// and for a value that may be a scalar:
+//
+//	[if (*(x & (bool | number | string | bytes | null)) | 0) == 0 {false}, x == null][0]
+//
+// The guard is true where x is of no scalar kind and cannot be null (a
+// struct, a list, or an error, such as an interpolation of a value not
+// known yet, which OpenTofu knows is not null); false for null and for a
+// known scalar other than 0 (for 0 it is true, and false is right); and
+// for a scalar not known yet it is not known either, and neither is the
+// result, where the first guard took it for not null (net-lb-proxy-int:
+// health_check == null ? null : [health_check] was a list where
+// OpenTofu's value is not known). Past the guard, a value with a default
+// that admits null (a variable's *[] | [...] | null, before its default
+// is taken) is compared with null.
+func isNull(x ast.Expr, k kind) ast.Expr {
+	return nullTest(x, k, false)
 }
 
 // notNull is isNull negated.
-func notNull(x ast.Expr) ast.Expr {
-	return nullTest(x, true)
+func notNull(x ast.Expr, k kind) ast.Expr {
+	return nullTest(x, k, true)
 }
 
-func nullTest(x ast.Expr, negate bool) ast.Expr {
+func nullTest(x ast.Expr, k kind, negate bool) ast.Expr {
 	op, other := token.EQL, ident("false")
 	if negate {
 		op, other = token.NEQ, ident("true")
 	}
-	notNullKind := &ast.BinaryExpr{X: nullOrZero(x), Op: token.NEQ, Y: ident("null")}
+	notNullKind := &ast.BinaryExpr{X: nullOrZero(x, ident("null")), Op: token.NEQ, Y: ident("null")}
+	if k != kindList && k != kindMap {
+		var scalarKinds ast.Expr = ident("bool")
+		for _, k := range []string{"number", "string", "bytes", "null"} {
+			scalarKinds = &ast.BinaryExpr{X: scalarKinds, Op: token.OR, Y: ident(k)}
+		}
+		notNullKind = &ast.BinaryExpr{X: nullOrZero(x, &ast.ParenExpr{X: scalarKinds}), Op: token.EQL, Y: intLit(0)}
+	}
 	return index(list(
 		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: notNullKind}}, Value: asStruct(other)},
 		&ast.BinaryExpr{X: x, Op: op, Y: ident("null")},
 	), intLit(0))
 }
 
-func nullOrZero(x ast.Expr) ast.Expr {
-	return &ast.ParenExpr{X: defaulted(&ast.BinaryExpr{X: x, Op: token.AND, Y: ident("null")}, intLit(0))}
+// nullOrZero is (*(x & kinds) | 0).
+func nullOrZero(x, kinds ast.Expr) ast.Expr {
+	return &ast.ParenExpr{X: defaulted(&ast.BinaryExpr{X: x, Op: token.AND, Y: kinds}, intLit(0))}
 }

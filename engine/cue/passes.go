@@ -137,8 +137,10 @@ func shapeFills(insts []*instance, skip []int) *fills {
 // Where typed cannot tell the instances, either the declaration's own
 // fills conflict with what it now gives (a list of one filled where the
 // count is now zero), or its instances wait for a value; it is looked at
-// again in v completed without its fills, and kept where that cannot
-// tell either.
+// again in v completed without its fills. Where that cannot tell either,
+// the instances wait for a value that only the plan pass gives (a data
+// source's attribute, not known in the completed program, where the
+// program as written took try's fallback): the plan pass expands it too.
 func (p *planner) movedInstances(v, typed cue.Value, insts []*instance) []int {
 	same := func(ls []listed, ins []*instance) bool {
 		return slices.EqualFunc(ls, ins, func(l listed, in *instance) bool { return l.path.String() == in.path.String() })
@@ -162,7 +164,7 @@ func (p *planner) movedInstances(v, typed cue.Value, insts []*instance) []int {
 	bare := shapeFills(insts, unsure).apply(p.ctx, v)
 	for _, i := range unsure {
 		d := p.resources[i]
-		if ls, ok := instancesIn(d, bare.LookupPath(d.path)); ok && !same(ls, p.expanded[i]) {
+		if ls, ok := instancesIn(d, bare.LookupPath(d.path)); !ok || !same(ls, p.expanded[i]) {
 			moved = append(moved, i)
 		}
 	}
