@@ -57,8 +57,14 @@ type ModuleResult struct {
 	// Result is the converted module.
 	Result *Result
 	// Err is set when the converted module does not load as CUE for a
-	// reason other than its placeholders: a bug of the converter.
+	// reason other than its placeholders: a bug of the converter, unless
+	// the module fails of its own.
 	Err error
+	// Own are the module's own errors, where the caller found that it
+	// fails of its own (the HCL module does not plan at the defaults of
+	// its variables, an index out of range, say): with Err, they are the
+	// reason, not a bug of the converter.
+	Own hcl.Diagnostics
 }
 
 // Status tells whether the module was converted, in part, or not at all.
@@ -78,6 +84,8 @@ func (m *ModuleResult) FirstReason() string {
 	switch {
 	case m.Result == nil:
 		return firstError(m.LoadDiagnostics)
+	case m.Err != nil && m.Own.HasErrors():
+		return "does not plan at its defaults: " + firstError(m.Own)
 	case m.Err != nil:
 		line, _, _ := strings.Cut(m.Err.Error(), "\n")
 		return "internal error: " + strings.TrimSuffix(line, ":")

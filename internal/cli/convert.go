@@ -100,8 +100,8 @@ func (r *convertRun) single(dir string) error {
 		return &exitError{code: ExitError, err: fmt.Errorf("%s: the module does not load; nothing converted", dir)}
 	}
 	if mr.Err != nil {
-		if own := planErrors(dir); own.HasErrors() {
-			writeDiagnostics(r.stderr, own)
+		if mr.Own = planErrors(dir); mr.Own.HasErrors() {
+			writeDiagnostics(r.stderr, mr.Own)
 			return &exitError{code: ExitError, err: fmt.Errorf("%s: the module does not plan at the defaults of its variables (above), and its conversion does not load as CUE either; nothing written", dir)}
 		}
 		return &exitError{code: ExitError, err: fmt.Errorf("internal error: the converted module does not load as CUE; nothing written: %w", mr.Err)}
@@ -195,6 +195,13 @@ func (r *convertRun) batch(arg, root string) error {
 	s := convert.Batch(dirs, convert.BatchOptions{Jobs: r.jobs}, progress)
 	if progress != nil {
 		fmt.Fprint(r.stderr, "\r\033[K")
+	}
+	// A conversion that does not load as CUE is a bug of the converter
+	// unless the module fails of its own.
+	for i, m := range s.Modules {
+		if m.Err != nil {
+			m.Own = planErrors(dirs[i])
+		}
 	}
 
 	// Parents come before the modules below them, so that replacing a
