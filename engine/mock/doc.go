@@ -34,7 +34,12 @@
 //   - Every argument set anywhere in a block of the type, across all the
 //     modules given (including override files, the "_" escape block and
 //     nested blocks), is an Optional attribute of type
-//     cty.DynamicPseudoType: its value is kept as written.
+//     cty.DynamicPseudoType: its value is kept as written. An argument
+//     that every block sets from a variable (var.name and nothing more)
+//     whose type constraints are one type, known in full, is of that
+//     type (without its optional attribute markers): the value generated
+//     for it where the variable is null is then of the variable's type
+//     (a list for list(string)), as a provider's would be.
 //   - Every nested block is a NestingList block type whose schema is
 //     inferred the same way; `dynamic "x" { content {...} }` makes x a
 //     nested block with content's arguments. A block written with labels

@@ -32,12 +32,17 @@ func newInference() *inference {
 type setBlock struct {
 	attrs  map[string]bool
 	blocks map[string]*setBlock
+	// argTypes are the types of the arguments that every body sets from
+	// a variable of one known type (ipv6_addresses = var.ipv6_addresses,
+	// a list(string)); cty.NilType where another body sets the argument
+	// otherwise.
+	argTypes map[string]cty.Type
 	// labeled records a nested block written with labels.
 	labeled bool
 }
 
 func newSetBlock() *setBlock {
-	return &setBlock{attrs: map[string]bool{}, blocks: map[string]*setBlock{}}
+	return &setBlock{attrs: map[string]bool{}, blocks: map[string]*setBlock{}, argTypes: map[string]cty.Type{}}
 }
 
 func (sb *setBlock) block(name string) *setBlock {
@@ -231,7 +236,16 @@ func buildBlock(sb *setBlock, uses []rawUse) *Block {
 			// configuration is never known. An argument that is also
 			// referenced is optional and computed, as most such provider
 			// attributes are: left null, the provider chooses it.
-			b.Attributes[name] = &Attribute{Type: cty.DynamicPseudoType, Optional: true, Computed: nodes[name] != nil, shape: nodes[name]}
+			//
+			// An argument set only from variables of one type is of
+			// that type, so that the value generated for it, left null,
+			// is one (a list for a list(string) variable), as the
+			// provider's would be.
+			ty := cty.DynamicPseudoType
+			if t := sb.argTypes[name]; t != cty.NilType {
+				ty = t
+			}
+			b.Attributes[name] = &Attribute{Type: ty, Optional: true, Computed: nodes[name] != nil, shape: nodes[name]}
 		}
 	}
 	for name, node := range nodes {
@@ -292,7 +306,7 @@ func (inf *inference) module(m *config.Module) {
 			sb = newSetBlock()
 			inf.decls[key] = sb
 		}
-		collectSet(sb, r.Config, &later)
+		collectSet(sb, r.Config, m.Variables, &later)
 	}
 	// JSON bodies cannot tell a nested block from an object argument; they
 	// are read once every native body has named the block types.
@@ -343,8 +357,9 @@ var dynamicSchema = &hcl.BodySchema{
 	Blocks:     []hcl.BlockHeaderSchema{{Type: "content"}},
 }
 
-// collectSet records the arguments and nested blocks a body sets.
-func collectSet(sb *setBlock, body hcl.Body, later *[]pendingBody) {
+// collectSet records the arguments and nested blocks a body sets, and the
+// types of the arguments set from the module's variables, vars.
+func collectSet(sb *setBlock, body hcl.Body, vars map[string]*config.Variable, later *[]pendingBody) {
 	for _, part := range bodyParts(body) {
 		syn, ok := part.(*hclsyntax.Body)
 		if !ok {
@@ -363,8 +378,8 @@ func collectSet(sb *setBlock, body hcl.Body, later *[]pendingBody) {
 		}
 		content, remain, _ := part.PartialContent(schema)
 		attrs, _ := remain.JustAttributes()
-		for name := range attrs {
-			sb.attrs[name] = true
+		for name, attr := range attrs {
+			sb.setArg(name, variableType(attr.Expr, vars))
 		}
 		for _, blk := range content.Blocks {
 			if blk.Type == "dynamic" && len(blk.Labels) == 1 {
@@ -374,7 +389,7 @@ func collectSet(sb *setBlock, body hcl.Body, later *[]pendingBody) {
 					child.labeled = true
 				}
 				for _, c := range dyn.Blocks {
-					collectSet(child, c.Body, later)
+					collectSet(child, c.Body, vars, later)
 				}
 				continue
 			}
@@ -382,7 +397,7 @@ func collectSet(sb *setBlock, body hcl.Body, later *[]pendingBody) {
 			if len(blk.Labels) > 0 {
 				child.labeled = true
 			}
-			collectSet(child, blk.Body, later)
+			collectSet(child, blk.Body, vars, later)
 		}
 	}
 }
@@ -404,7 +419,7 @@ func collectSetJSON(sb *setBlock, body hcl.Body, later *[]pendingBody) {
 	content, remain, _ := body.PartialContent(schema)
 	attrs, _ := remain.JustAttributes()
 	for name := range attrs {
-		sb.attrs[name] = true
+		sb.setArg(name, cty.NilType)
 	}
 	for _, blk := range content.Blocks {
 		if blk.Type == "dynamic" && len(blk.Labels) == 1 {
@@ -417,6 +432,36 @@ func collectSetJSON(sb *setBlock, body hcl.Body, later *[]pendingBody) {
 		}
 		*later = append(*later, pendingBody{sb.block(blk.Type), blk.Body})
 	}
+}
+
+// setArg records that a body sets the argument name, from a variable of
+// type ty (cty.NilType for any other expression).
+func (sb *setBlock) setArg(name string, ty cty.Type) {
+	if t, seen := sb.argTypes[name]; !seen && !sb.attrs[name] {
+		sb.argTypes[name] = ty
+	} else if t != cty.NilType && !t.Equals(ty) {
+		sb.argTypes[name] = cty.NilType
+	}
+	sb.attrs[name] = true
+}
+
+// variableType is the type of the variable that expr is a reference to
+// (var.name and nothing more), where its type constraint is known in
+// full; cty.NilType otherwise.
+func variableType(expr hcl.Expression, vars map[string]*config.Variable) cty.Type {
+	t, ok := expr.(*hclsyntax.ScopeTraversalExpr)
+	if !ok || len(t.Traversal) != 2 || t.Traversal.RootName() != "var" {
+		return cty.NilType
+	}
+	a, ok := t.Traversal[1].(hcl.TraverseAttr)
+	if !ok || vars[a.Name] == nil {
+		return cty.NilType
+	}
+	ty := vars[a.Name].Type
+	if ty == cty.NilType || ty.HasDynamicTypes() {
+		return cty.NilType
+	}
+	return ty.WithoutOptionalAttributesDeep()
 }
 
 func labelNames(n int) []string {

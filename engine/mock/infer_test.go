@@ -95,6 +95,40 @@ id: string computed
 tags: dynamic optional`,
 		},
 		{
+			name: "an argument set only from variables of one type is of that type",
+			files: map[string]string{"main.tf": `
+variable "ipv6" {
+  type    = list(string)
+  default = null
+}
+variable "opts" {
+  type = object({ a = optional(string) })
+  default = {}
+}
+variable "loose" { default = null }
+variable "name" { type = string }
+resource "aws_instance" "a" {
+  ipv6_addresses = var.ipv6
+  options        = var.opts
+  loose          = var.loose
+  name           = var.name
+  tags           = var.name
+}
+resource "aws_instance" "b" {
+  ipv6_addresses = var.ipv6
+  tags           = "b"
+}
+output "ipv6" { value = aws_instance.a.ipv6_addresses }
+`},
+			typ: "aws_instance",
+			want: `id: string computed
+ipv6_addresses: list of string optional computed
+loose: dynamic optional
+name: string optional
+options: object optional
+tags: dynamic optional`,
+		},
+		{
 			name: "nested blocks, dynamic blocks and references through them",
 			files: map[string]string{"main.tf": `
 variable "disks" { default = [] }
