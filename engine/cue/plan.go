@@ -333,10 +333,24 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 			})
 		}
 	}
+	// An input not given takes its default, filled in after the checks:
+	// CUE leaves a default unchosen where the value meets a kind test in
+	// a library call (a variable of type any with default {} is
+	// *close({}) | _, which #forEach & [...] makes a list).
+	type defaulted struct {
+		path cue.Path
+		val  cue.Value
+	}
+	var defaults []defaulted
 	for _, d := range ins {
 		iv := v.LookupPath(d.path)
 		if dv, ok := iv.Default(); ok {
 			iv = dv
+			// A null default stays a null by default, which the
+			// provider may decide where it is an argument.
+			if _, given := p.opts.Inputs[d.name]; !given && dv.Kind() != cue.NullKind {
+				defaults = append(defaults, defaulted{d.path, dv})
+			}
 		}
 		if err := fatal(iv); err != nil {
 			p.report(errorDiags(err, "Invalid value for input variable", d.pos)...)
@@ -366,6 +380,9 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 	}
 	if p.diags.HasErrors() {
 		return v
+	}
+	for _, d := range defaults {
+		v = v.FillPath(d.path, d.val)
 	}
 	for _, d := range decls {
 		if d.kind == declValidation {
