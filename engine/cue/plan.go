@@ -334,9 +334,10 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 		}
 	}
 	// An input not given takes its default, filled in after the checks:
-	// CUE leaves a default unchosen where the value meets a kind test in
-	// a library call (a variable of type any with default {} is
-	// *close({}) | _, which #forEach & [...] makes a list).
+	// CUE can leave a default unchosen further on. A variable of type
+	// any with default {} is *close({}) | _, which the kind test x & [...]
+	// of tofu.#ordered makes a list; and an object's default read in a
+	// dynamic block left one attribute unevaluated (ec2-instance).
 	type defaulted struct {
 		path cue.Path
 		val  cue.Value
