@@ -479,11 +479,13 @@ func nullTest(x ast.Expr, k kind, negate bool) ast.Expr {
 	if negate {
 		op, other = token.NEQ, ident("true")
 	}
-	notNullKind := &ast.BinaryExpr{X: nullOrZero(x, ident("null")), Op: token.NEQ, Y: ident("null")}
-	if k != kindList && k != kindMap {
+	var notNullKind ast.Expr
+	if k == kindList || k == kindMap {
+		notNullKind = &ast.BinaryExpr{X: nullOrZero(x, ident("null")), Op: token.NEQ, Y: ident("null")}
+	} else {
 		var scalarKinds ast.Expr = ident("bool")
-		for _, k := range []string{"number", "string", "bytes", "null"} {
-			scalarKinds = &ast.BinaryExpr{X: scalarKinds, Op: token.OR, Y: ident(k)}
+		for _, name := range []string{"number", "string", "bytes", "null"} {
+			scalarKinds = &ast.BinaryExpr{X: scalarKinds, Op: token.OR, Y: ident(name)}
 		}
 		notNullKind = &ast.BinaryExpr{X: nullOrZero(x, &ast.ParenExpr{X: scalarKinds}), Op: token.EQL, Y: intLit(0)}
 	}

@@ -437,7 +437,7 @@ func collectSetJSON(sb *setBlock, body hcl.Body, later *[]pendingBody) {
 // setArg records that a body sets the argument name, from a variable of
 // type ty (cty.NilType for any other expression).
 func (sb *setBlock) setArg(name string, ty cty.Type) {
-	if t, seen := sb.argTypes[name]; !seen && !sb.attrs[name] {
+	if t, seen := sb.argTypes[name]; !seen {
 		sb.argTypes[name] = ty
 	} else if t != cty.NilType && !t.Equals(ty) {
 		sb.argTypes[name] = cty.NilType
