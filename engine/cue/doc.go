@@ -34,7 +34,10 @@
 //     single block) for each nested block type it has no block of, and
 //     for every computed attribute it leaves out (or leaves null by
 //     default) the attribute's type and !=null, in list and map blocks
-//     too. References to an instance then see what references see on the
+//     too. A computed list or set is [] | [string, ...string], neither
+//     by default, since [...string] alone would be an empty list; a map
+//     null by default is close({}) | {[string]: string} (see
+//     computedSchema). References to an instance then see what references see on the
 //     HCL side: every attribute, with the provider's values once they are
 //     known. All instances' shapes go in with one unification. A shape
 //     found before any other is there may be wrong: try(x.arn, null)
@@ -192,8 +195,10 @@
 //     (a literal null, a conditional's or try's null) as *null | _, a null
 //     by default, which is decided like an input left null; hand-written
 //     CUE must do the same.
-//   - A computed list or map attribute left null by default whose CUE
-//     type is a list ([...string]) reads as an empty list before apply.
+//   - A computed map attribute left null by default reads as an empty
+//     map before apply where a library call reads it (a for expression
+//     over it): CUE v0.17.1 takes close({}) | {[string]: string} for {}
+//     in a definition.
 //   - Elements of nested set blocks do not get the computed values the
 //     provider gives them: set elements cannot be matched by place.
 //   - A variable's validation and a precondition are evaluated by CUE:

@@ -76,7 +76,7 @@ func (s *shape) block(v cue.Value, b *mock.Block, path cue.Path, at cty.Path) {
 			ty := attrType(a)
 			s.computed = append(s.computed, computedAttr{path: ap, at: cp, ty: ty, byDefault: fv.Exists()})
 			s.skip[mock.PathString(cp)] = true
-			s.fills = append(s.fills, pathFill{ap, computedSchema(ty), fv.Exists()})
+			s.fills = append(s.fills, pathFill{ap, computedSchema(ty, fv.Exists()), fv.Exists()})
 		case !fv.Exists():
 			s.fills = append(s.fills, pathFill{path: ap, x: ast.NewNull()})
 		}
@@ -127,15 +127,40 @@ func (s *shape) block(v cue.Value, b *mock.Block, path cue.Path, at cty.Path) {
 // computedSchema is what a computed attribute is before the provider
 // decides it: a value of its type that is not null (the provider gives
 // it a value; a null default of the configuration, *null | string, gives
-// way to it). Only primitive types are written: in CUE an open list
-// ([...string]) or a struct of types is already a value (an empty list, a
-// struct), where a computed collection is wholly unknown.
-func computedSchema(ty cty.Type) ast.Expr {
+// way to it).
+//
+// In CUE an open list ([...string]) or a struct of types is already a
+// value, an empty one, where a computed collection is wholly unknown. A
+// list or set is therefore one of two with neither by default, empty or
+// not ([] | [string, ...string]): what reads it waits, as it waits for
+// an unknown on the HCL side. A map is the like, close({}) | {[string]:
+// string}, only where the configuration is a map null by default
+// (byDefault): CUE v0.17.1 takes the two structs for one ({}) where a
+// definition reads them (a library call), so a map the configuration
+// leaves out is only not null, which stays unknown there. An object is
+// only not null.
+func computedSchema(ty cty.Type, byDefault bool) ast.Expr {
 	nn := &ast.UnaryExpr{Op: token.NEQ, X: ast.NewNull()}
-	if !ty.IsPrimitiveType() {
-		return nn
+	switch {
+	case ty.IsPrimitiveType():
+		return &ast.BinaryExpr{X: typeSchema(ty), Op: token.AND, Y: nn}
+	case ty.IsListType() || ty.IsSetType():
+		some := &ast.ListLit{Elts: []ast.Expr{elemSchema(ty.ElementType()), &ast.Ellipsis{Type: elemSchema(ty.ElementType())}}}
+		return &ast.BinaryExpr{X: ast.NewList(), Op: token.OR, Y: some}
+	case ty.IsMapType() && byDefault:
+		empty := ast.NewCall(ast.NewIdent("close"), &ast.StructLit{})
+		return &ast.BinaryExpr{X: empty, Op: token.OR, Y: typeSchema(ty)}
 	}
-	return &ast.BinaryExpr{X: typeSchema(ty), Op: token.AND, Y: nn}
+	return nn
+}
+
+// elemSchema is the type of a computed collection's elements: primitive
+// types are written, others are top, for the reason computedSchema gives.
+func elemSchema(ty cty.Type) ast.Expr {
+	if ty.IsPrimitiveType() {
+		return typeSchema(ty)
+	}
+	return ast.NewIdent("_")
 }
 
 // addTo adds the shape's fills to f.
