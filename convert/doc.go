@@ -191,7 +191,7 @@
 //   - issensitive (not converted): CUE has no sensitive values, so whether one is sensitive cannot be answered
 //   - join (CUE standard library): `strings.Join(l, sep)` for lists of strings; `tofu.#join` writes numbers and bools as strings and joins several lists
 //   - jsondecode (CUE standard library): `json.Unmarshal(s)`; a JSON object with a repeated key, which OpenTofu reads as its last value, is an error in CUE; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded
-//   - jsonencode (tofu library): `tofu.#jsonencode`: keys sorted, < > & escaped, whole numbers without a fraction, as OpenTofu writes them; values may nest lists and objects 8 levels deep (a deeper one is an error)
+//   - jsonencode (tofu library): `tofu.#jsonencode`: keys sorted, < > & escaped, whole numbers without a fraction, as OpenTofu writes them; values may nest lists and objects 8 levels deep (a deeper one is an error); the encoding of a value not known yet is not known
 //   - keys (CUE standard library): `list.SortStrings([for k, _ in m {k}])`: keys in lexical order
 //   - length (CUE expression): `len(x)` for lists and maps; `tofu.#length` counts a string's characters
 //   - log (tofu library): `tofu.#log`: ln(x)/ln(base) computed on float64 values, as OpenTofu does, so that log(1000, 10) is 2.9999999999999996 in both

@@ -38,7 +38,7 @@ var encodingFuncs = map[string]function{
 			}
 			return cl.std("json", "Unmarshal", cl.args[0])
 		}},
-	"jsonencode": {how: byLibrary, note: "`tofu.#jsonencode`: keys sorted, < > & escaped, whole numbers without a fraction, as OpenTofu writes them; values may nest lists and objects 8 levels deep (a deeper one is an error)", result: kindString,
+	"jsonencode": {how: byLibrary, note: "`tofu.#jsonencode`: keys sorted, < > & escaped, whole numbers without a fraction, as OpenTofu writes them; values may nest lists and objects 8 levels deep (a deeper one is an error); the encoding of a value not known yet is not known", result: kindString,
 		conv: fixedLibCall("jsonencode", 1, 1)},
 	"textencodebase64": {how: byStdlib, note: "`base64.Encode(null, s)` when the encoding is a constant naming UTF-8; other encodings only for constant arguments: CUE has no character sets", result: kindString,
 		conv: func(cl *call) ast.Expr {
