@@ -93,6 +93,8 @@ type converter struct {
 	usesPath, usesWorkspace bool
 
 	localKinds map[string]kind
+	// localsRefined caches refinedNotNull of locals.
+	localsRefined map[string]bool
 
 	// consts evaluate expressions when converting (see constValue).
 	consts [2]*constEnv
@@ -154,6 +156,7 @@ func newConverter(m *config.Module, opts Options, fam *family, child string) *co
 		featureSymbols: map[string]bool{},
 		topLevel:       map[string]bool{},
 		localKinds:     map[string]kind{},
+		localsRefined:  map[string]bool{},
 	}
 	for _, f := range m.Registry().Features() {
 		if f.Symbol != "" {

@@ -95,7 +95,13 @@
 // a && b, [if a {b}, if !a {false}][0]: OpenTofu drops the right
 // operand's error where the left decides (var.x == null ||
 // length(var.x) == 0), where CUE's operators evaluate both; a || b and
-// a && b stay where neither can fail. A null that an argument of a
+// a && b stay where neither can fail. A comparison with null is
+// decided from the operand's kind where the value is not known yet, as
+// OpenTofu decides it: a list or map is not null, and so is a template,
+// an operator's result or a call of upper, format, length and the like
+// (a CUE error while what it reads is not known), while a computed
+// attribute compared with null is not known; a string, number or bool
+// that can be none of these is compared as it is. A null that an argument of a
 // resource may take (a literal, a conditional's branch, try's fallback)
 // is a null by default, *null | _, as the engine wants a computed
 // attribute that the configuration leaves null: the provider decides it

@@ -173,11 +173,23 @@ func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
 	case token.QUO:
 		return binary(op, x, y), kindNumber
 	case token.EQL, token.NEQ:
-		if cmp, ok := nullComparison(op, x, xk, y, yk); ok {
+		if cmp, ok := nullComparison(op, x, c.nullKind(e.LHS, xk), y, c.nullKind(e.RHS, yk)); ok {
 			return cmp, kindBool
 		}
 	}
 	return binary(op, x, y), kindBool
+}
+
+// nullKind is the kind that a null comparison goes by: a scalar that may
+// be one OpenTofu knows is not null while it is not known
+// (refinedNotNull) is taken as of unknown kind, so that its test has the
+// guard that takes a CUE error, the interpolation of a value not known
+// yet, for not null.
+func (c *converter) nullKind(e hcl.Expression, k kind) kind {
+	if (k == kindString || k == kindBool || k.isNumber()) && c.refinedNotNull(e) {
+		return kindUnknown
+	}
+	return k
 }
 
 // nullComparison converts X == null and X != null where X may be a map,

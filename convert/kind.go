@@ -148,3 +148,60 @@ func (c *converter) kindOf(e hcl.Expression) kind {
 	}
 	return kindUnknown
 }
+
+// refinedNotNull tells whether an expression may take a value that
+// OpenTofu, while it is not known, knows is not null: a template, an
+// operator's result, a call of one of notNullResults, a conditional with
+// such a branch, or a local set to one. "${aws_vpc.main.id}-x" != null is
+// true while planning, where CUE's interpolation of a value not known
+// yet is an error, which only the guard of isNull takes for not null.
+// A literal is known, and a reference (var.x, a resource's attribute)
+// is not refined.
+func (c *converter) refinedNotNull(e hcl.Expression) bool {
+	switch e := e.(type) {
+	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateJoinExpr, *hclsyntax.BinaryOpExpr, *hclsyntax.UnaryOpExpr:
+		return true
+	case *hclsyntax.TemplateWrapExpr:
+		return c.refinedNotNull(e.Wrapped)
+	case *hclsyntax.ParenthesesExpr:
+		return c.refinedNotNull(e.Expression)
+	case *hclsyntax.ConditionalExpr:
+		return c.refinedNotNull(e.TrueResult) || c.refinedNotNull(e.FalseResult)
+	case *hclsyntax.FunctionCallExpr:
+		return notNullResults[e.Name]
+	case *hclsyntax.ScopeTraversalExpr:
+		t := e.Traversal
+		if t.RootName() != "local" || len(t) != 2 {
+			return false
+		}
+		a, ok := t[1].(hcl.TraverseAttr)
+		if !ok {
+			return false
+		}
+		if r, ok := c.localsRefined[a.Name]; ok {
+			return r
+		}
+		l := c.m.Locals[a.Name]
+		if l == nil {
+			return false
+		}
+		c.localsRefined[a.Name] = false // a cycle has no value
+		r := c.refinedNotNull(l.Expr)
+		c.localsRefined[a.Name] = r
+		return r
+	}
+	return false
+}
+
+// notNullResults are the functions of scalar result that OpenTofu knows
+// are not null while their arguments are not known yet. The others
+// either pass a null through (tostring, lookup, element, try) or return
+// a list or map, whose null test needs no such knowledge.
+var notNullResults = map[string]bool{
+	"abs": true, "base64encode": true, "contains": true, "endswith": true,
+	"format": true, "join": true, "jsonencode": true, "length": true,
+	"lower": true, "max": true, "md5": true, "min": true, "replace": true,
+	"sha1": true, "sha256": true, "sha512": true, "startswith": true,
+	"substr": true, "title": true, "trim": true, "trimprefix": true,
+	"trimspace": true, "trimsuffix": true, "upper": true,
+}
