@@ -8,6 +8,7 @@ import (
 
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/literal"
+	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
 )
 
@@ -19,16 +20,48 @@ func ident(name string) *ast.Ident { return ast.NewIdent(name) }
 
 // isPlainLabel reports whether name can be written as a bare CUE field label
 // and selected with a dot: a valid identifier that is neither hidden (_x)
-// nor a definition (#x), and not a CUE keyword.
+// nor a definition (#x), and not a CUE keyword: those of the language's
+// token table (if, for, let, try, otherwise, null...) and the clause words
+// import and package.
 func isPlainLabel(name string) bool {
 	if name == "" || strings.HasPrefix(name, "_") || strings.HasPrefix(name, "#") || strings.HasPrefix(name, "$") {
 		return false
 	}
 	switch name {
-	case "if", "for", "in", "let", "import", "package", "true", "false", "null", "func", "__":
+	case "import", "package", "__":
 		return false
 	}
-	return ast.IsValidIdent(name)
+	return !token.Lookup(name).IsKeyword() && ast.IsValidIdent(name)
+}
+
+// keepKeywordLabels writes each quoted label of file that names a CUE
+// keyword which cannot stand as a bare label (try, in v0.17.1) as a raw
+// string, #"try"#. format.Simplify unquotes a label by a table of its own
+// that does not know every keyword of the parser, and the file it wrote
+// would not parse; it leaves a raw string as it is.
+func keepKeywordLabels(file *ast.File) {
+	ast.Walk(file, func(n ast.Node) bool {
+		f, ok := n.(*ast.Field)
+		if !ok {
+			return true
+		}
+		if bl, ok := f.Label.(*ast.BasicLit); ok && bl.Kind == token.STRING {
+			if name, err := literal.Unquote(bl.Value); err == nil && !bareLabelParses(name) {
+				bl.Value = `#"` + name + `"#`
+			}
+		}
+		return true
+	}, nil)
+}
+
+// bareLabelParses tells whether a keyword-named label parses unquoted;
+// other names are left to the formatter.
+func bareLabelParses(name string) bool {
+	if !token.Lookup(name).IsKeyword() {
+		return true
+	}
+	_, err := parser.ParseFile("label.cue", "x: {\n\t"+name+": 1\n}\n")
+	return err == nil
 }
 
 // label is a field label for an OpenTofu name: bare when the name is a
