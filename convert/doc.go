@@ -171,7 +171,7 @@
 //   - coalescelist (tofu library): `tofu.#coalescelist`: the first argument that is neither null nor empty
 //   - compact (tofu library): `tofu.#compact`: the elements that are neither null nor "", as strings
 //   - concat (CUE standard library): `list.Concat([a, b])`
-//   - contains (CUE standard library): `list.Contains(l, v)` for a string or bool; `tofu.#contains` compares numbers by value (1 equals 1.0)
+//   - contains (tofu library): `tofu.#contains`: compares numbers by value (1 equals 1.0); an element not known yet leaves the answer not known unless another equals the value, where `list.Contains` says false
 //   - csvdecode (tofu library): `tofu.#csvdecode`: `csv.Decode` with the header line's names as keys; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded
 //   - dirname (CUE standard library): `path.Dir(p, path.Unix)`
 //   - distinct (tofu library): `tofu.#distinct`: each element where it first occurs

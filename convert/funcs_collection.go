@@ -24,16 +24,8 @@ var collectionFuncs = map[string]function{
 		}
 		return cl.c.libList("coalescelist", cl.argList())
 	}},
-	"compact": {how: byLibrary, note: "`tofu.#compact`: the elements that are neither null nor \"\", as strings", result: kindList, conv: libCall("compact", 1, 1)},
-	"contains": {how: byStdlib, note: "`list.Contains(l, v)` for a string or bool; `tofu.#contains` compares numbers by value (1 equals 1.0)", result: kindBool, conv: func(cl *call) ast.Expr {
-		if !cl.arity(2, 2) {
-			return cl.fail("contains takes two arguments.")
-		}
-		if cl.kinds[1] == kindString || cl.kinds[1] == kindBool {
-			return cl.std("list", "Contains", cl.args[0], cl.args[1])
-		}
-		return cl.lib("contains", cl.args...)
-	}},
+	"compact":  {how: byLibrary, note: "`tofu.#compact`: the elements that are neither null nor \"\", as strings", result: kindList, conv: libCall("compact", 1, 1)},
+	"contains": {how: byLibrary, note: "`tofu.#contains`: compares numbers by value (1 equals 1.0); an element not known yet leaves the answer not known unless another equals the value, where `list.Contains` says false", result: kindBool, conv: libCall("contains", 2, 2)},
 	"distinct": {how: byLibrary, note: "`tofu.#distinct`: each element where it first occurs", result: kindList, conv: libCall("distinct", 1, 1)},
 	"element":  {how: byLibrary, note: "`tofu.#element`: `l[mod(i, len(l))]`, so the index wraps around and a negative one counts from the end", conv: libCall("element", 2, 2)},
 	"flatten": {how: byStdlib, note: "`list.FlattenN(l, -1)`", result: kindList, conv: func(cl *call) ast.Expr {
