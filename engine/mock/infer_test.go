@@ -179,6 +179,31 @@ network_interface (list block):
     name: dynamic optional`,
 		},
 		{
+			name: "references through one, element, try and sensitive",
+			files: map[string]string{"main.tf": `
+data "modtm_module_source" "t" {
+  count       = 1
+  module_path = "."
+}
+locals {
+  source  = one(data.modtm_module_source.t).module_source
+  version = element(data.modtm_module_source.t, 0).module_version
+  commit  = try(data.modtm_module_source.t[0], null).commit
+  secret  = sensitive(data.modtm_module_source.t[0]).token
+  n       = one(data.modtm_module_source.t).count + 1
+}
+`},
+			mode: config.DataMode,
+			typ:  "modtm_module_source",
+			want: `commit: string computed
+count: number computed
+id: string computed
+module_path: dynamic optional
+module_source: string computed
+module_version: string computed
+token: string computed`,
+		},
+		{
 			name: "types follow from use",
 			files: map[string]string{"main.tf": `
 resource "aws_eks_cluster" "c" { name = "c" }

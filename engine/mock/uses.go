@@ -198,8 +198,7 @@ func (w *walker) expr(e hclsyntax.Expression) *resolved {
 		w.scope = w.scope[:n]
 		return nil
 	case *hclsyntax.FunctionCallExpr:
-		w.call(e)
-		return nil
+		return w.call(e)
 	case *hclsyntax.BinaryOpExpr:
 		l, r := w.expr(e.LHS), w.expr(e.RHS)
 		switch e.Op {
@@ -414,7 +413,7 @@ var funcHints = map[string][]argHint{
 	"formatdate":      {{1, 1, 0, formTime}},
 }
 
-func (w *walker) call(e *hclsyntax.FunctionCallExpr) {
+func (w *walker) call(e *hclsyntax.FunctionCallExpr) *resolved {
 	args := make([]*resolved, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = w.expr(a)
@@ -442,6 +441,25 @@ func (w *walker) call(e *hclsyntax.FunctionCallExpr) {
 			}
 		}
 	}
+	return reached(name, args)
+}
+
+// reached is what a call reaches of a resource, where it passes a value of
+// its argument through: an element of its list (one, element), its first
+// argument (try, whose fallbacks are for when it fails), or the argument
+// as it is (sensitive, nonsensitive). one(data.x.y).id reads the id of
+// an instance of data.x.y, as data.x.y[0].id does.
+func reached(name string, args []*resolved) *resolved {
+	if len(args) == 0 {
+		return nil
+	}
+	switch name {
+	case "one", "element":
+		return args[0].elem()
+	case "try", "sensitive", "nonsensitive":
+		return args[0]
+	}
+	return nil
 }
 
 // otherFiles reads the uses in files that are not native syntax (JSON),
