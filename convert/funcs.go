@@ -139,6 +139,9 @@ func (c *converter) call(e *hclsyntax.FunctionCallExpr) (ast.Expr, kind) {
 		return c.unconverted(e.Range(), "Call to unknown function",
 			fmt.Sprintf("There is no function named %q.", e.Name)), kindUnknown
 	}
+	if x, ok := c.canMatch(name, e); ok {
+		return x, kindBool
+	}
 	cl := &call{c: c, name: name, src: e.Args, expand: e.ExpandFinal, rng: e.Range()}
 	for _, a := range e.Args {
 		x, k := c.expr(a)
