@@ -71,7 +71,7 @@ func TestCorpus(t *testing.T) {
 		}
 		r := convert.Module(tree.Root, convert.Options{})
 		if !r.Complete() {
-			note("skipped", "not converted in full", dir.Rel)
+			note("skipped", "not converted in full: "+firstError(r.Diagnostics), dir.Rel)
 			continue
 		}
 		hs, _ := mock.LoadSchemas()
@@ -131,6 +131,16 @@ func firstErr(diags hcl.Diagnostics) string {
 				s = s[:300]
 			}
 			return s
+		}
+	}
+	return ""
+}
+
+// firstError is the summary of the first error of diags.
+func firstError(diags hcl.Diagnostics) string {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			return d.Summary
 		}
 	}
 	return ""
