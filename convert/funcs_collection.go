@@ -28,15 +28,10 @@ var collectionFuncs = map[string]function{
 	"contains": {how: byLibrary, note: "`tofu.#contains`: compares numbers by value (1 equals 1.0); an element not known yet leaves the answer not known unless another equals the value, where `list.Contains` says false", result: kindBool, conv: libCall("contains", 2, 2)},
 	"distinct": {how: byLibrary, note: "`tofu.#distinct`: each element where it first occurs", result: kindList, conv: libCall("distinct", 1, 1)},
 	"element":  {how: byLibrary, note: "`tofu.#element`: `l[mod(i, len(l))]`, so the index wraps around and a negative one counts from the end", conv: libCall("element", 2, 2)},
-	"flatten": {how: byStdlib, note: "`list.FlattenN(l, -1)`", result: kindList, conv: func(cl *call) ast.Expr {
-		if !cl.arity(1, 1) {
-			return cl.fail("flatten takes one argument.")
-		}
-		return cl.std("list", "FlattenN", cl.args[0], intLit(-1))
-	}},
-	"index":  {how: byLibrary, note: "`tofu.#index`: the index of the first equal element; none is an error", result: kindInt, conv: libCall("index", 2, 2)},
-	"keys":   {how: byStdlib, note: "`list.SortStrings([for k, _ in m {k}])`: keys in lexical order", result: kindList, conv: convKeys},
-	"values": {how: byLibrary, note: "`tofu.#values`: the values in the lexical order of their keys", result: kindList, conv: libCall("values", 1, 1)},
+	"flatten":  {how: byLibrary, note: "`tofu.#flatten`: `list.FlattenN(l, -1)`, not known while an element is a list not known yet (a computed list before apply), as in OpenTofu, where FlattenN keeps it as one element", result: kindList, conv: libCall("flatten", 1, 1)},
+	"index":    {how: byLibrary, note: "`tofu.#index`: the index of the first equal element; none is an error", result: kindInt, conv: libCall("index", 2, 2)},
+	"keys":     {how: byStdlib, note: "`list.SortStrings([for k, _ in m {k}])`: keys in lexical order", result: kindList, conv: convKeys},
+	"values":   {how: byLibrary, note: "`tofu.#values`: the values in the lexical order of their keys", result: kindList, conv: libCall("values", 1, 1)},
 	"matchkeys": {how: byLibrary, note: "`tofu.#matchkeys`: the values whose key at the same index is in the search list", result: kindList,
 		conv: libCall("matchkeys", 3, 3)},
 	"one":     {how: byLibrary, note: "`tofu.#one`: the only element, null for an empty list, an error for more", conv: libCall("one", 1, 1)},
