@@ -1,6 +1,8 @@
 package convert
 
 import (
+	"strings"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -168,7 +170,7 @@ func (c *converter) refinedNotNull(e hcl.Expression) bool {
 	case *hclsyntax.ConditionalExpr:
 		return c.refinedNotNull(e.TrueResult) || c.refinedNotNull(e.FalseResult)
 	case *hclsyntax.FunctionCallExpr:
-		return notNullResults[e.Name]
+		return notNullResults[strings.TrimPrefix(e.Name, "core::")]
 	case *hclsyntax.ScopeTraversalExpr:
 		t := e.Traversal
 		if t.RootName() != "local" || len(t) != 2 {
