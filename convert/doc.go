@@ -158,7 +158,7 @@
 //   - base64sha512 (CUE standard library): `base64.Encode(null, sha512.Sum512(s))`
 //   - basename (CUE standard library): `path.Base(p, path.Unix)`
 //   - bcrypt (unknown at plan): `string`: a random salt makes every hash different
-//   - can (CUE expression): `(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an interpolation, an operator or a function is false, where OpenTofu's result is unknown; `can(regex(p, s))` whose pattern is not known when converting is `regexp.Match(p, s)`, false for a pattern that is not valid or a null s
+//   - can (CUE expression): `(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an interpolation, an operator or a function is false, where OpenTofu's result is unknown; `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not
 //   - ceil (CUE standard library): `math.Ceil(x)`
 //   - chomp (tofu library): `tofu.#chomp`: the newlines (\n, \r\n, \r) at the end removed
 //   - chunklist (tofu library): `tofu.#chunklist`: lists of at most size elements; size 0 is the whole list as one chunk

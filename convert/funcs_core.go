@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -14,7 +15,7 @@ import (
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
 	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {b}][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, otherwise an incomplete error, which a try around it takes for an error; and a value computed from one not known yet by an interpolation, an operator or a function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
-	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an interpolation, an operator or a function is false, where OpenTofu's result is unknown; `can(regex(p, s))` whose pattern is not known when converting is `regexp.Match(p, s)`, false for a pattern that is not valid or a null s", result: kindBool, conv: func(cl *call) ast.Expr {
+	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an interpolation, an operator or a function is false, where OpenTofu's result is unknown; `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", result: kindBool, conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
 		}
@@ -177,17 +178,22 @@ func evaluates(x ast.Expr, op token.Token) ast.Expr {
 	return binary(op, probe, sentinel())
 }
 
-// canMatch converts can(regex(p, s)) where the pattern p is not known when
-// converting (a for over a list of patterns): regex's result takes a form
-// that depends on the pattern's groups, but can asks only whether it
-// evaluates, which it does when p matches s:
+// canMatch converts can(regex(p, s)): regex's result takes a form that
+// depends on the pattern's groups (and a group that may take no part in a
+// match has no CUE form), but can asks only whether it evaluates, which
+// it does when p matches s:
+//
+//	[if s == null {false}, regexp.Match(p, s)][0]
+//
+// false for a null s, as can is there, and not known while s is not, as
+// in OpenTofu. A pattern not known when converting (a for over a list of
+// patterns) may also not be valid, which can takes for false: it is
+// tried on "" first, so that the test does not wait for s,
 //
 //	[if (*regexp.Match(p, "") | 'error') == 'error' {false}, if s == null {false}, regexp.Match(p, s)][0]
 //
-// false for a pattern that is not valid (tried on "", so that the test
-// does not wait for s) and for a null s, as can is there, and not known
-// while s is not, as in OpenTofu. A pattern known when converting takes
-// the general way.
+// A literal pattern that is not valid takes the general way, which
+// reports it.
 func (c *converter) canMatch(name string, e *hclsyntax.FunctionCallExpr) (ast.Expr, bool) {
 	if name != "can" || len(e.Args) != 1 || e.ExpandFinal {
 		return nil, false
@@ -197,8 +203,11 @@ func (c *converter) canMatch(name string, e *hclsyntax.FunctionCallExpr) (ast.Ex
 		return nil, false
 	}
 	cl := &call{c: c, name: "regex", src: re.Args, rng: re.Range()}
-	if _, known := cl.constString(0); known {
-		return nil, false
+	lit, known := cl.constString(0)
+	if known {
+		if _, err := regexp.Compile(lit); err != nil {
+			return nil, false
+		}
 	}
 	for _, a := range re.Args {
 		x, k := c.expr(a)
@@ -206,11 +215,16 @@ func (c *converter) canMatch(name string, e *hclsyntax.FunctionCallExpr) (ast.Ex
 		cl.kinds = append(cl.kinds, k)
 	}
 	pat, str := cl.strArg(0), cl.strArg(1)
-	invalid := evaluates(cl.std("regexp", "Match", pat, stringLit("")), token.EQL)
-	isNull := &ast.BinaryExpr{X: str, Op: token.EQL, Y: ident("null")}
-	return index(list(
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: invalid}}, Value: asStruct(ident("false"))},
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: isNull}}, Value: asStruct(ident("false"))},
-		cl.std("regexp", "Match", pat, str),
-	), intLit(0)), true
+	if known {
+		pat = stringLit(lit)
+	}
+	falseIf := func(cond ast.Expr) ast.Expr {
+		return &ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: cond}}, Value: asStruct(ident("false"))}
+	}
+	var elems []ast.Expr
+	if !known {
+		elems = append(elems, falseIf(evaluates(cl.std("regexp", "Match", pat, stringLit("")), token.EQL)))
+	}
+	elems = append(elems, falseIf(&ast.BinaryExpr{X: str, Op: token.EQL, Y: ident("null")}), cl.std("regexp", "Match", pat, str))
+	return index(list(elems...), intLit(0)), true
 }
