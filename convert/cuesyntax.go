@@ -148,6 +148,18 @@ func structFor(clauses []ast.Clause, key, val ast.Expr) *ast.StructLit {
 	}}
 }
 
+// isNullLit reports whether x is null: the literal the parser makes, or
+// the identifier the converter writes.
+func isNullLit(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.Ident:
+		return x.Name == "null"
+	case *ast.BasicLit:
+		return x.Kind == token.NULL
+	}
+	return false
+}
+
 // list is [elems...].
 func list(elems ...ast.Expr) *ast.ListLit { return &ast.ListLit{Elts: elems} }
 

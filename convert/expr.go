@@ -186,7 +186,7 @@ func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
 // guard that takes a CUE error, the interpolation of a value not known
 // yet, for not null.
 func (c *converter) nullKind(e hcl.Expression, k kind) kind {
-	if (k == kindString || k == kindBool || k.isNumber()) && c.refinedNotNull(e) {
+	if k.isScalar() && c.refinedNotNull(e) {
 		return kindUnknown
 	}
 	return k
@@ -199,19 +199,9 @@ func (c *converter) nullKind(e hcl.Expression, k kind) kind {
 // from X's kind. A string, number or bool not known yet stays unknown
 // either way, as in OpenTofu.
 func nullComparison(op token.Token, x ast.Expr, xk kind, y ast.Expr, yk kind) (ast.Expr, bool) {
-	isNullLit := func(e ast.Expr) bool {
-		switch e := e.(type) {
-		case *ast.Ident:
-			return e.Name == "null"
-		case *ast.BasicLit:
-			return e.Kind == token.NULL
-		}
-		return false
-	}
-	scalar := func(k kind) bool { return k == kindString || k == kindBool || k.isNumber() }
 	switch {
-	case isNullLit(y) && !scalar(xk):
-	case isNullLit(x) && !scalar(yk):
+	case isNullLit(y) && !xk.isScalar():
+	case isNullLit(x) && !yk.isScalar():
 		x, xk = y, yk
 	default:
 		return nil, false

@@ -27,6 +27,9 @@ const (
 
 func (k kind) isNumber() bool { return k == kindInt || k == kindNumber }
 
+// isScalar is true for a string, number or bool.
+func (k kind) isScalar() bool { return k == kindString || k == kindBool || k.isNumber() }
+
 // kindOfType is the kind of values of a cty type.
 func kindOfType(t cty.Type) kind {
 	switch {

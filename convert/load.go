@@ -162,11 +162,6 @@ func noDefaults(x ast.Expr) ast.Expr {
 	}, nil).(ast.Expr)
 }
 
-func isNullLit(x ast.Expr) bool {
-	l, ok := x.(*ast.BasicLit)
-	return ok && l.Kind == token.NULL
-}
-
 func isTop(x ast.Expr) bool {
 	id, ok := x.(*ast.Ident)
 	return ok && id.Name == "_"
