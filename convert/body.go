@@ -151,7 +151,7 @@ func (c *converter) dynamic(b *hclsyntax.Block) ast.Expr {
 	}
 	src, sk := c.expr(forEach)
 	k, v := c.fresh(iterName+"_key"), c.fresh(iterName)
-	c.push(map[string]binding{iterName: {iterator: true, key: k, value: v}})
+	c.push(map[string]binding{iterName: {iterator: true, key: k, value: v, known: c.knownIn(forEach)}})
 	defer c.pop()
 	var clauses []ast.Clause
 	if sk == kindList {

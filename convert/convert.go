@@ -95,6 +95,11 @@ type converter struct {
 	localKinds map[string]kind
 	// localsRefined caches refinedNotNull of locals.
 	localsRefined map[string]bool
+	// localsUnknown caches localMayBeUnknown.
+	localsUnknown map[string]bool
+	// inUnknown is set while the parts of a template or call that
+	// orUnknown writes are converted: it alone needs the test.
+	inUnknown bool
 
 	// consts evaluate expressions when converting (see constValue).
 	consts [2]*constEnv
@@ -157,6 +162,7 @@ func newConverter(m *config.Module, opts Options, fam *family, child string) *co
 		topLevel:       map[string]bool{},
 		localKinds:     map[string]kind{},
 		localsRefined:  map[string]bool{},
+		localsUnknown:  map[string]bool{},
 	}
 	for _, f := range m.Registry().Features() {
 		if f.Symbol != "" {

@@ -173,23 +173,44 @@ func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
 	case token.QUO:
 		return binary(op, x, y), kindNumber
 	case token.EQL, token.NEQ:
-		if cmp, ok := nullComparison(op, x, c.nullKind(e.LHS, xk), y, c.nullKind(e.RHS, yk)); ok {
+		if cmp, ok := c.refinedNullComparison(op, e, x, y); ok {
+			return cmp, kindBool
+		}
+		if cmp, ok := nullComparison(op, x, xk, y, yk); ok {
 			return cmp, kindBool
 		}
 	}
 	return binary(op, x, y), kindBool
 }
 
-// nullKind is the kind that a null comparison goes by: a scalar that may
-// be one OpenTofu knows is not null while it is not known
-// (refinedNotNull) is taken as of unknown kind, so that its test has the
-// guard that takes a CUE error, the interpolation of a value not known
-// yet, for not null.
-func (c *converter) nullKind(e hcl.Expression, k kind) kind {
-	if k.isScalar() && c.refinedNotNull(e) {
-		return kindUnknown
+// refinedNullComparison converts X == null and X != null where X is a
+// value OpenTofu knows is not null while it is not known yet
+// (refinedNotNull: a template, an operator's result, upper(...)). Such a
+// value not known yet is a type (string, see unknown.go) or an error (an
+// operator's result), which CUE does not compare with null; X & null is
+// an error for both, and for any value but null:
+//
+//	[if (X & null) == _|_ {false}, X == null][0]
+//
+// A null, and a value whose default is null (an input's *null | string),
+// are compared.
+func (c *converter) refinedNullComparison(op token.Token, e *hclsyntax.BinaryOpExpr, x, y ast.Expr) (ast.Expr, bool) {
+	switch {
+	case isNullLit(y) && c.refinedNotNull(e.LHS):
+	case isNullLit(x) && c.refinedNotNull(e.RHS):
+		x = y
+	default:
+		return nil, false
 	}
-	return k
+	other := ident("false")
+	if op == token.NEQ {
+		other = ident("true")
+	}
+	cannotBeNull := &ast.BinaryExpr{X: &ast.ParenExpr{X: binary(token.AND, x, ident("null"))}, Op: token.EQL, Y: &ast.BottomLit{}}
+	return index(list(
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: cannotBeNull}}, Value: asStruct(other)},
+		&ast.BinaryExpr{X: x, Op: op, Y: ident("null")},
+	), intLit(0)), true
 }
 
 // nullComparison converts X == null and X != null where X may be a map,

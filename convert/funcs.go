@@ -142,6 +142,11 @@ func (c *converter) call(e *hclsyntax.FunctionCallExpr) (ast.Expr, kind) {
 	if x, ok := c.canMatch(name, e); ok {
 		return x, kindBool
 	}
+	outer := func(x ast.Expr) ast.Expr { return x }
+	if f.result == kindString && f.how != unknownAtPlan && len(e.Args) > 0 {
+		// A string function is not known while an argument is not.
+		outer = c.unknownScope(e)
+	}
 	cl := &call{c: c, name: name, src: e.Args, expand: e.ExpandFinal, rng: e.Range()}
 	for _, a := range e.Args {
 		x, k := c.expr(a)
@@ -149,9 +154,9 @@ func (c *converter) call(e *hclsyntax.FunctionCallExpr) (ast.Expr, kind) {
 		cl.kinds = append(cl.kinds, k)
 	}
 	if f.conv == nil {
-		return cl.fail(f.note), kindUnknown
+		return outer(cl.fail(f.note)), kindUnknown
 	}
-	return f.conv(cl), f.result
+	return outer(f.conv(cl)), f.result
 }
 
 // functions is every OpenTofu function and how it is converted, built from

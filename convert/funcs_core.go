@@ -14,8 +14,8 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {b}][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, otherwise an incomplete error, which a try around it takes for an error; and a value computed from one not known yet by an interpolation, an operator or a function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
-	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an interpolation, an operator or a function is false, where OpenTofu's result is unknown; `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", result: kindBool, conv: func(cl *call) ast.Expr {
+	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {b}][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (`tofu.#unknown`), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see tofu.#unknown); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", result: kindBool, conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
 		}
@@ -92,15 +92,53 @@ func convTry(cl *call) ast.Expr {
 	x := cl.args[last]
 	pending := pendingOf(cl.kinds)
 	for i := last - 1; i >= 0; i-- {
-		x = orElse(cl.args[i], x, pending)
+		a := cl.args[i]
+		switch {
+		case pending != nil:
+			x = orElse(a, x, pending)
+		case mayBeScalar(cl.kinds) && cl.c.mayBeUnknown(cl.src[i]):
+			x = orElse(a, x, scalarPending(cl, a))
+		default:
+			x = index(list(
+				&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.NEQ)}}, Value: embed(a)},
+				&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.EQL)}}, Value: embed(x)},
+			), intLit(0))
+		}
 	}
 	return x
+}
+
+// mayBeScalar is whether no argument of a try is known to be a list or
+// a map.
+func mayBeScalar(kinds []kind) bool {
+	for _, k := range kinds {
+		if k == kindList || k == kindMap {
+			return false
+		}
+	}
+	return true
+}
+
+// scalarPending is the value of try's argument a while it is not known
+// yet, where the try's kind is not known when converting (try(r.bucket,
+// null)): a's type where that is a scalar one, tofu.#pending's, so that a
+// template or function of it is not known either (see unknown.go); the
+// incomplete test evaluates(a) otherwise:
+//
+//	[if [P] != _|_ {P}, C][0]
+func scalarPending(cl *call, a ast.Expr) ast.Expr {
+	p := cl.lib("pending", a)
+	scalar := &ast.BinaryExpr{X: list(p), Op: token.NEQ, Y: &ast.BottomLit{}}
+	return index(list(
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: scalar}}, Value: embed(p)},
+		evaluates(a, token.NEQ),
+	), intLit(0))
 }
 
 // pendingOf is the value of a try not known yet where the last argument
 // is of a scalar kind and no other argument is known to be of another
 // (try(r[0].arn, "")): string, number or bool; nil for any other (see
-// orElse).
+// convTry).
 func pendingOf(kinds []kind) ast.Expr {
 	k := kinds[len(kinds)-1]
 	for _, other := range kinds {
@@ -128,9 +166,9 @@ func pendingOf(kinds []kind) ast.Expr {
 // A try around this one would take that for an error, and so take its
 // own fallback where OpenTofu's result is unknown: try(module.m.arn, x),
 // where the module's output is try(r[0].arn, "") (s3-bucket/examples/
-// directory-bucket). So where the try's kind is a scalar one, pending
-// is its type, and the result is that type, a value not known yet,
-// instead:
+// directory-bucket). So while a is not known yet, the result is pending,
+// the try's type where its kind is a scalar one (see pendingOf and
+// scalarPending), a value not known yet:
 //
 //	[if (C) == _|_ {string}, if (C) != _|_ if C {a}, if (C) != _|_ if !C {b}][0]
 //
@@ -142,12 +180,6 @@ func pendingOf(kinds []kind) ast.Expr {
 // that admits null for one the provider may decide, where this one is
 // the configuration's.
 func orElse(a, b, pending ast.Expr) ast.Expr {
-	if pending == nil {
-		return index(list(
-			&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.NEQ)}}, Value: embed(a)},
-			&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.EQL)}}, Value: embed(b)},
-		), intLit(0))
-	}
 	// (C) == _|_ and (C) != _|_, parenthesized for the reader: the
 	// operators have the same precedence and would group the same way.
 	told := func(op token.Token) ast.Expr {

@@ -158,8 +158,9 @@ func (c *converter) kindOf(e hcl.Expression) kind {
 // OpenTofu, while it is not known, knows is not null: a template, an
 // operator's result, a call of one of notNullResults, a conditional with
 // such a branch, or a local set to one. "${aws_vpc.main.id}-x" != null is
-// true while planning, where CUE's interpolation of a value not known
-// yet is an error, which only the guard of isNull takes for not null.
+// true while planning, where CUE's value of the template is string (see
+// unknown.go) and that of an operator an error, which only the test of
+// refinedNullComparison takes for not null.
 // A literal is known, and a reference (var.x, a resource's attribute)
 // is not refined.
 func (c *converter) refinedNotNull(e hcl.Expression) bool {

@@ -126,6 +126,9 @@ type binding struct {
 	iterator   bool
 	key, value string
 	kind       kind
+	// known is set where the value bound is known while planning (see
+	// mayBeUnknown); each.key is known even where each.value is not.
+	known bool
 	// templateVars is set for a template's variable: the CUE identifier
 	// of the variables object it is an attribute of.
 	templateVars string

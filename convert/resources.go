@@ -109,7 +109,7 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 	case count != nil:
 		countName := c.letName("count")
 		if cnd, ok := c.zeroOrOne(count); ok {
-			c.push(map[string]binding{"count": {cue: countName}})
+			c.push(map[string]binding{"count": {cue: countName, known: true}})
 			inst := body()
 			c.pop()
 			inst = withLet(inst, countName, &ast.StructLit{Elts: []ast.Decl{field(ident("index"), intLit(0))}})
@@ -117,7 +117,7 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 		}
 		n, _ := c.expr(count)
 		i := c.fresh("i")
-		c.push(map[string]binding{"count": {cue: countName}, "": {cue: i}})
+		c.push(map[string]binding{"count": {cue: countName, known: true}, "": {cue: i}})
 		inst := body()
 		c.pop()
 		inst = withLet(inst, countName, &ast.StructLit{Elts: []ast.Decl{field(ident("index"), ident(i))}})
@@ -141,7 +141,7 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 		default:
 			fc = &ast.ForClause{Key: ident(k), Value: ident(v), Source: c.lib("forEach", src)}
 		}
-		c.push(map[string]binding{"each": {cue: eachName}, "": {cue: k, key: k, value: v}})
+		c.push(map[string]binding{"each": {cue: eachName, known: c.knownIn(forEach)}, "": {cue: k, key: k, value: v}})
 		inst := body()
 		c.pop()
 		inst = withLet(inst, eachName, &ast.StructLit{Elts: []ast.Decl{field(ident("key"), keyExpr), field(ident("value"), ident(v))}})

@@ -11,6 +11,7 @@ import (
 // and heredoc indentation. A %{if} directive is a conditional part and a
 // %{for} directive a join part; both become expressions inside the string.
 func (c *converter) template(e *hclsyntax.TemplateExpr) ast.Expr {
+	outer := c.unknownScope(e)
 	var parts []any
 	for _, p := range e.Parts {
 		if lit, ok := p.(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String && lit.Val.IsKnown() && !lit.Val.IsNull() {
@@ -21,9 +22,9 @@ func (c *converter) template(e *hclsyntax.TemplateExpr) ast.Expr {
 		parts = append(parts, c.interpolated(x, k))
 	}
 	if len(parts) == 0 {
-		return stringLit("")
+		return outer(stringLit(""))
 	}
-	return interpolation(parts)
+	return outer(interpolation(parts))
 }
 
 // interpolated is the expression to interpolate for a value of kind k: the
@@ -51,8 +52,9 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 	src, sk := c.expr(e.CollExpr)
 
 	names := map[string]binding{}
+	known := c.knownIn(e.CollExpr)
 	keyVar, valVar := "", c.fresh(e.ValVar)
-	names[e.ValVar] = binding{cue: valVar}
+	names[e.ValVar] = binding{cue: valVar, known: known}
 	if e.KeyVar != "" {
 		keyVar = c.fresh(e.KeyVar)
 		kk := kindUnknown
@@ -62,7 +64,7 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 		case kindMap:
 			kk = kindString
 		}
-		names[e.KeyVar] = binding{cue: keyVar, kind: kk}
+		names[e.KeyVar] = binding{cue: keyVar, kind: kk, known: known}
 	}
 	c.push(names)
 	defer c.pop()
@@ -95,10 +97,10 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 		// same list, and equal values unify.
 		inner := c.fresh(e.ValVar + "_")
 		innerKey := ""
-		c.push(map[string]binding{e.ValVar: {cue: inner}})
+		c.push(map[string]binding{e.ValVar: {cue: inner, known: known}})
 		if e.KeyVar != "" {
 			innerKey = c.fresh(e.KeyVar + "_")
-			c.scopes[len(c.scopes)-1].names[e.KeyVar] = binding{cue: innerKey}
+			c.scopes[len(c.scopes)-1].names[e.KeyVar] = binding{cue: innerKey, known: known}
 		}
 		innerClause := &ast.ForClause{Value: ident(inner), Source: src}
 		if innerKey != "" {
