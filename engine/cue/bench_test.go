@@ -26,6 +26,19 @@ func chainModule(n int) string {
 	return b.String()
 }
 
+// templateChainModule is chainModule with each reference inside a
+// template, as names and ARNs are built in real modules: the converter
+// writes each with tofu.#unknown beside it.
+func templateChainModule(n int) string {
+	var b strings.Builder
+	b.WriteString("resource \"null_resource\" \"r0\" {\n  triggers = { prev = \"start\" }\n}\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "resource \"null_resource\" \"r%d\" {\n  triggers = { prev = \"${null_resource.r%d.id}-%d\" }\n}\n", i, i-1, i)
+	}
+	fmt.Fprintf(&b, "output \"last\" {\n  value = \"${null_resource.r%d.id}-last\"\n}\n", n-1)
+	return b.String()
+}
+
 // fanModule is one resource and n-1 others that all refer to its id.
 func fanModule(n int) string {
 	var b strings.Builder
@@ -91,7 +104,8 @@ output "id" {
 var benchSizes = []int{10, 100, 1000, 5000}
 
 // BenchmarkPlan plans generated modules of 10 to 5000 resource instances,
-// in a chain, a fan of declarations and a fan of counted instances, with
+// in a chain (of references and of templates), a fan of declarations, a
+// fan of counted instances and a fan of module instances, with
 // both evaluators in the same run. ns/instance is the time of one plan
 // (plan and apply pass) per resource instance; the load of the module
 // (HCL parsing, CUE building) is outside the timing.
@@ -99,7 +113,7 @@ func BenchmarkPlan(b *testing.B) {
 	shapes := []struct {
 		name string
 		gen  func(int) string
-	}{{"chain", chainModule}, {"fan", fanModule}, {"countfan", countFanModule}, {"modulefan", moduleFanModule}}
+	}{{"chain", chainModule}, {"templatechain", templateChainModule}, {"fan", fanModule}, {"countfan", countFanModule}, {"modulefan", moduleFanModule}}
 	for _, shape := range shapes {
 		for _, n := range benchSizes {
 			dir := writeFiles(b, map[string]string{"main.tf": shape.gen(n), "spoke/main.tf": spokeModule})
