@@ -80,7 +80,12 @@ var coreFuncs = map[string]function{
 // nested disjunction once its outer default fails; and a comprehension's
 // condition a != _|_ takes a value not known yet for an error. So the
 // arguments are checked one by one, each with evaluates (see there), the
-// next one looked at only where the one before is an error (orElse).
+// next one looked at only where the one before is an error:
+//
+//	[if C {a}, if !C {b}][0]
+//
+// An argument that may be unknown while planning (mayBeUnknown) gets the
+// form of orElse, which gives a type while a is not known yet.
 func convTry(cl *call) ast.Expr {
 	switch {
 	case len(cl.args) == 0 || cl.expand:
@@ -93,12 +98,15 @@ func convTry(cl *call) ast.Expr {
 	pending := pendingOf(cl.kinds)
 	for i := last - 1; i >= 0; i-- {
 		a := cl.args[i]
+		unknown := cl.c.mayBeUnknown(cl.src[i])
 		switch {
-		case pending != nil:
+		case pending != nil && unknown:
 			x = orElse(a, x, pending)
-		case mayBeScalar(cl.kinds) && cl.c.mayBeUnknown(cl.src[i]):
+		case mayBeScalar(cl.kinds) && unknown:
 			x = orElse(a, x, scalarPending(cl, a))
 		default:
+			// a is known while planning, or of a kind with no type to
+			// stand for it.
 			x = index(list(
 				&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.NEQ)}}, Value: embed(a)},
 				&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.EQL)}}, Value: embed(x)},
