@@ -38,7 +38,12 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 	case *hclsyntax.IndexExpr:
 		coll, _ := c.expr(e.Collection)
 		key, _ := c.expr(e.Key)
-		return index(coll, key), kindUnknown
+		k := kindUnknown
+		if ty, ok := c.variableType(e); ok {
+			// var.names[count.index]: an element of the variable's type.
+			k = kindOfType(ty)
+		}
+		return index(coll, key), k
 	case *hclsyntax.FunctionCallExpr:
 		return c.call(e)
 	case *hclsyntax.ConditionalExpr:

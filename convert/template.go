@@ -54,7 +54,12 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 	names := map[string]binding{}
 	known := c.knownIn(e.CollExpr)
 	keyVar, valVar := "", c.fresh(e.ValVar)
-	names[e.ValVar] = binding{cue: valVar, known: known}
+	vk := kindUnknown
+	if ty, ok := c.variableType(e.CollExpr); ok && (ty.IsListType() || ty.IsSetType() || ty.IsMapType()) {
+		// for p in var.prefixes: an element of the variable's type.
+		vk = kindOfType(ty.ElementType())
+	}
+	names[e.ValVar] = binding{cue: valVar, known: known, kind: vk}
 	if e.KeyVar != "" {
 		keyVar = c.fresh(e.KeyVar)
 		kk := kindUnknown
