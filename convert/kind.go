@@ -62,19 +62,27 @@ func join(a, b kind) kind {
 	return kindUnknown
 }
 
-// localKind is the kind of a local value, from its expression.
-func (c *converter) localKind(name string) kind {
-	if k, ok := c.localKinds[name]; ok {
-		return k
+// perLocal is f of the expression of the local value name, cached in
+// cache: what the converter knows of a local is what it knows of its
+// expression. none is the answer for a local the module does not declare,
+// and for one read again while its own answer is worked out (a cycle).
+func perLocal[T any](c *converter, cache map[string]T, name string, none T, f func(hcl.Expression) T) T {
+	if v, ok := cache[name]; ok {
+		return v
 	}
 	l := c.m.Locals[name]
 	if l == nil {
-		return kindUnknown
+		return none
 	}
-	c.localKinds[name] = kindUnknown // a cycle has no kind
-	k := c.kindOf(l.Expr)
-	c.localKinds[name] = k
-	return k
+	cache[name] = none
+	v := f(l.Expr)
+	cache[name] = v
+	return v
+}
+
+// localKind is the kind of a local value, from its expression.
+func (c *converter) localKind(name string) kind {
+	return perLocal(c, c.localKinds, name, kindUnknown, c.kindOf)
 }
 
 // kindOf works out the kind of an expression without converting it.
@@ -184,17 +192,7 @@ func (c *converter) refinedNotNull(e hcl.Expression) bool {
 		if !ok {
 			return false
 		}
-		if r, ok := c.localsRefined[a.Name]; ok {
-			return r
-		}
-		l := c.m.Locals[a.Name]
-		if l == nil {
-			return false
-		}
-		c.localsRefined[a.Name] = false // a cycle has no value
-		r := c.refinedNotNull(l.Expr)
-		c.localsRefined[a.Name] = r
-		return r
+		return perLocal(c, c.localsRefined, a.Name, false, c.refinedNotNull)
 	}
 	return false
 }

@@ -93,26 +93,19 @@ func (c *converter) traversalMayBeUnknown(t hcl.Traversal) bool {
 }
 
 // localMayBeUnknown is mayBeUnknown for a local value's expression, which
-// is read in no scope of the declaration being converted.
+// is read in no scope of the declaration being converted. A cycle adds
+// nothing; an undeclared local is reported where it is read.
 func (c *converter) localMayBeUnknown(name string) bool {
-	if u, ok := c.localsUnknown[name]; ok {
-		return u
-	}
-	l := c.m.Locals[name]
-	if l == nil {
-		return true
-	}
-	e, ok := l.Expr.(hclsyntax.Expression)
-	if !ok {
-		return true
-	}
-	c.localsUnknown[name] = false // a cycle adds nothing
-	scopes := c.scopes
-	c.scopes = nil
-	u := c.mayBeUnknown(e)
-	c.scopes = scopes
-	c.localsUnknown[name] = u
-	return u
+	return perLocal(c, c.localsUnknown, name, false, func(x hcl.Expression) bool {
+		e, ok := x.(hclsyntax.Expression)
+		if !ok {
+			return true
+		}
+		scopes := c.scopes
+		c.scopes = nil
+		defer func() { c.scopes = scopes }()
+		return c.mayBeUnknown(e)
+	})
 }
 
 // knownIn is the known flag of the bindings of an iteration over src: its
