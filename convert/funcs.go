@@ -9,6 +9,9 @@ import (
 	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	tofufuncs "github.com/tofucue/tofucue/functions"
 )
 
 // how says how an OpenTofu function is written in CUE.
@@ -156,7 +159,42 @@ func (c *converter) call(e *hclsyntax.FunctionCallExpr) (ast.Expr, kind) {
 	if f.conv == nil {
 		return outer(cl.fail(f.note)), kindUnknown
 	}
+	cl.numberParams()
 	return outer(f.conv(cl)), f.result
+}
+
+// signatures are OpenTofu's functions as cty functions, for their
+// parameters' types.
+var signatures = tofufuncs.Table(tofufuncs.Options{PlanTime: true})
+
+// numberParams converts the string arguments of the number parameters to
+// numbers, as OpenTofu converts an argument to its parameter's type:
+// cidrsubnet(p, 8, var.prefixes[i]) of a list(string) variable, which a
+// caller sets to numbers that the module call makes strings. CUE's number
+// would conflict with the string.
+func (cl *call) numberParams() {
+	sig, ok := signatures[cl.name]
+	if !ok {
+		return
+	}
+	params, variadic := sig.Params(), sig.VarParam()
+	for i := range cl.args {
+		if cl.expand && i == len(cl.args)-1 {
+			break
+		}
+		var ty cty.Type
+		switch {
+		case i < len(params):
+			ty = params[i].Type
+		case variadic != nil:
+			ty = variadic.Type
+		default:
+			continue
+		}
+		if ty == cty.Number && cl.kinds[i] == kindString {
+			cl.args[i], cl.kinds[i] = cl.lib("tonumber", cl.args[i]), kindNumber
+		}
+	}
 }
 
 // functions is every OpenTofu function and how it is converted, built from

@@ -10,16 +10,16 @@ import (
 // (lib/net.cue) with exact integer arithmetic on IPv4 and IPv6 addresses.
 var networkFuncs = map[string]function{
 	"cidrsubnet": {how: byLibrary, note: "`tofu.#cidrsubnet`: the prefix extended by newbits bits set to netnum, IPv4 and IPv6; out of range is an error", result: kindString,
-		conv: numbersFrom(1, fixedLibCall("cidrsubnet", 3, 3))},
+		conv: fixedLibCall("cidrsubnet", 3, 3)},
 	"cidrsubnets": {how: byLibrary, note: "`tofu.#cidrsubnets`: consecutive aligned subnets, as OpenTofu allocates them", result: kindList,
 		conv: func(cl *call) ast.Expr {
 			if len(cl.args) == 0 {
 				return cl.fail("cidrsubnets takes a prefix and any number of newbits.")
 			}
-			return numbersFrom(1, func(cl *call) ast.Expr { return cl.c.libList("cidrsubnets", cl.argList()) })(cl)
+			return cl.c.libList("cidrsubnets", cl.argList())
 		}},
 	"cidrhost": {how: byLibrary, note: "`tofu.#cidrhost`: host number n of the network; a negative n counts back from the last address", result: kindString,
-		conv: numbersFrom(1, fixedLibCall("cidrhost", 2, 2))},
+		conv: fixedLibCall("cidrhost", 2, 2)},
 	"cidrnetmask": {how: byLibrary, note: "`tofu.#cidrnetmask`: the dotted mask of an IPv4 network", result: kindString,
 		conv: fixedLibCall("cidrnetmask", 1, 1)},
 	"cidrcontains": {how: byLibrary, note: "`tofu.#cidrcontains`: whether an address or network lies in a network of the same family", result: kindBool,
@@ -34,21 +34,6 @@ func fixedLibCall(name string, lo, hi int) func(*call) ast.Expr {
 			return cl.fail(arityDetail(cl.name, lo, hi))
 		}
 		return cl.lib(name, cl.args...)
-	}
-}
-
-// numbersFrom converts the arguments from index i on to numbers before
-// conv writes the call: OpenTofu converts a string such as "1" where a
-// function takes a number (cidrsubnet(p, 8, var.prefixes[i]) of a
-// list(string) variable); CUE's number would conflict with it.
-func numbersFrom(i int, conv func(*call) ast.Expr) func(*call) ast.Expr {
-	return func(cl *call) ast.Expr {
-		for j := i; j < len(cl.args); j++ {
-			if cl.kinds[j] == kindString {
-				cl.args[j], cl.kinds[j] = cl.lib("tonumber", cl.args[j]), kindNumber
-			}
-		}
-		return conv(cl)
 	}
 }
 
