@@ -159,7 +159,7 @@ func (c *converter) call(e *hclsyntax.FunctionCallExpr) (ast.Expr, kind) {
 	if f.conv == nil {
 		return outer(cl.fail(f.note)), kindUnknown
 	}
-	cl.numberParams()
+	cl.convertParams()
 	return outer(f.conv(cl)), f.result
 }
 
@@ -167,12 +167,13 @@ func (c *converter) call(e *hclsyntax.FunctionCallExpr) (ast.Expr, kind) {
 // parameters' types.
 var signatures = tofufuncs.Table(tofufuncs.Options{PlanTime: true})
 
-// numberParams converts the string arguments of the number parameters to
-// numbers, as OpenTofu converts an argument to its parameter's type:
-// cidrsubnet(p, 8, var.prefixes[i]) of a list(string) variable, which a
-// caller sets to numbers that the module call makes strings. CUE's number
-// would conflict with the string.
-func (cl *call) numberParams() {
+// convertParams converts the arguments of scalar kind to their parameter's
+// type where that is another scalar one, as OpenTofu does: a string to a
+// number (cidrsubnet(p, 8, var.prefixes[i]) of a list(string) variable,
+// which a caller sets to numbers that the module call makes strings), a
+// number or bool to a string (upper(var.port)). CUE's builtins and the
+// library's definitions would conflict with the other kind.
+func (cl *call) convertParams() {
 	sig, ok := signatures[cl.name]
 	if !ok {
 		return
@@ -191,8 +192,11 @@ func (cl *call) numberParams() {
 		default:
 			continue
 		}
-		if ty == cty.Number && cl.kinds[i] == kindString {
+		switch {
+		case ty == cty.Number && cl.kinds[i] == kindString:
 			cl.args[i], cl.kinds[i] = cl.lib("tonumber", cl.args[i]), kindNumber
+		case ty == cty.String && (cl.kinds[i].isNumber() || cl.kinds[i] == kindBool):
+			cl.args[i], cl.kinds[i] = cl.strArg(i), kindString
 		}
 	}
 }
