@@ -207,15 +207,8 @@ func (c *converter) refinedNullComparison(op token.Token, e *hclsyntax.BinaryOpE
 	default:
 		return nil, false
 	}
-	other := ident("false")
-	if op == token.NEQ {
-		other = ident("true")
-	}
 	cannotBeNull := &ast.BinaryExpr{X: &ast.ParenExpr{X: binary(token.AND, x, ident("null"))}, Op: token.EQL, Y: &ast.BottomLit{}}
-	return index(list(
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: cannotBeNull}}, Value: asStruct(other)},
-		&ast.BinaryExpr{X: x, Op: op, Y: ident("null")},
-	), intLit(0)), true
+	return guardedNullTest(cannotBeNull, x, op == token.NEQ), true
 }
 
 // nullComparison converts X == null and X != null where X may be a map,

@@ -475,10 +475,6 @@ func notNull(x ast.Expr, k kind) ast.Expr {
 }
 
 func nullTest(x ast.Expr, k kind, negate bool) ast.Expr {
-	op, other := token.EQL, ident("false")
-	if negate {
-		op, other = token.NEQ, ident("true")
-	}
 	var notNullKind ast.Expr
 	if k == kindList || k == kindMap {
 		notNullKind = &ast.BinaryExpr{X: nullOrZero(x, ident("null")), Op: token.NEQ, Y: ident("null")}
@@ -489,8 +485,20 @@ func nullTest(x ast.Expr, k kind, negate bool) ast.Expr {
 		}
 		notNullKind = &ast.BinaryExpr{X: nullOrZero(x, &ast.ParenExpr{X: scalarKinds}), Op: token.EQL, Y: intLit(0)}
 	}
+	return guardedNullTest(notNullKind, x, negate)
+}
+
+// guardedNullTest is x == null (x != null with negate) where guard, true
+// for a value that cannot be null, does not decide it first:
+//
+//	[if guard {false}, x == null][0]
+func guardedNullTest(guard, x ast.Expr, negate bool) ast.Expr {
+	op, other := token.EQL, ident("false")
+	if negate {
+		op, other = token.NEQ, ident("true")
+	}
 	return index(list(
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: notNullKind}}, Value: asStruct(other)},
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: guard}}, Value: asStruct(other)},
 		&ast.BinaryExpr{X: x, Op: op, Y: ident("null")},
 	), intLit(0))
 }

@@ -56,14 +56,20 @@ func (c *converter) mayBeUnknown(e hclsyntax.Expression) bool {
 			return true
 		}
 	}
-	unknown := false
+	return len(atPlanCalls(e)) > 0
+}
+
+// atPlanCalls are the calls in e of functions whose result is not known
+// until apply.
+func atPlanCalls(e hclsyntax.Expression) []*hclsyntax.FunctionCallExpr {
+	var calls []*hclsyntax.FunctionCallExpr
 	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
 		if f, ok := n.(*hclsyntax.FunctionCallExpr); ok && atPlan[strings.TrimPrefix(f.Name, "core::")] {
-			unknown = true
+			calls = append(calls, f)
 		}
 		return nil
 	})
-	return unknown
+	return calls
 }
 
 // traversalMayBeUnknown is mayBeUnknown for one reference.
@@ -160,13 +166,10 @@ func (c *converter) unknownRefs(e hclsyntax.Expression) []ast.Expr {
 		collection = collection || k == kindList || k == kindMap
 		refs = append(refs, ref)
 	}
-	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
-		if f, ok := n.(*hclsyntax.FunctionCallExpr); ok && atPlan[strings.TrimPrefix(f.Name, "core::")] {
-			ref, _ := c.expr(f)
-			refs = append(refs, ref)
-		}
-		return nil
-	})
+	for _, f := range atPlanCalls(e) {
+		ref, _ := c.expr(f)
+		refs = append(refs, ref)
+	}
 	// The references are converted with e too, which reports whatever
 	// they have to report.
 	c.diags, c.reasons = c.diags[:diags], c.reasons[:reasons]
