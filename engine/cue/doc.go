@@ -19,7 +19,9 @@
 // describes:
 //
 //   - Inputs (Options.Inputs, the final values the HCL side used) are
-//     unified at their @input fields, one FillPath each. Numbers are exact
+//     unified at their @input fields, all with one unification (as
+//     everything the engine adds: CUE evaluates the whole program again
+//     at each unification, FillPath's included). Numbers are exact
 //     literals (whole numbers ints); a null is *null | _, so that a field
 //     whose type admits null keeps its default null as a disjunction. A
 //     value that conflicts with the field's constraints is "Invalid value

@@ -102,10 +102,12 @@ type fills struct {
 	n     int
 }
 
-// otherFill is one value filled at a path that a struct cannot name.
+// otherFill is one value filled at a path that a struct cannot name, or
+// one built already (val, where x is nil).
 type otherFill struct {
 	path cue.Path
 	x    ast.Expr
+	val  cue.Value
 }
 
 // node is a struct (keys, hidden keys) or a list (indexes) under
@@ -125,11 +127,11 @@ func (f *fills) add(path cue.Path, x ast.Expr) {
 	for _, s := range sels {
 		switch {
 		case s.IsConstraint() || s.Type()&(cue.StringLabel|cue.IndexLabel|cue.HiddenLabel) == 0:
-			f.other = append(f.other, otherFill{path, x})
+			f.other = append(f.other, otherFill{path: path, x: x})
 			return
 		case s.Type() == cue.HiddenLabel:
 			if pkg != "" && s.PkgPath() != pkg {
-				f.other = append(f.other, otherFill{path, x})
+				f.other = append(f.other, otherFill{path: path, x: x})
 				return
 			}
 			pkg = s.PkgPath()
@@ -151,6 +153,12 @@ func (f *fills) add(path cue.Path, x ast.Expr) {
 	} else {
 		n.leaf = &ast.BinaryExpr{X: n.leaf, Op: token.AND, Y: x}
 	}
+}
+
+// addValue records val, a value built already, to be unified at path.
+func (f *fills) addValue(path cue.Path, val cue.Value) {
+	f.n++
+	f.other = append(f.other, otherFill{path: path, val: val})
 }
 
 // child is the node at selector s below n, made when missing.
@@ -189,16 +197,36 @@ func (n *node) child(s cue.Selector) *node {
 func (f *fills) empty() bool { return f.n == 0 }
 
 // apply unifies everything added into v and resets f.
+//
+// Unify and FillPath evaluate their result in full, and v is the whole
+// program: everything added is first put together in one small value
+// (each package's struct is built apart, since a hidden label belongs to
+// the package it is built in, and the other paths are filled into it),
+// which is then unified into v once.
 func (f *fills) apply(ctx *cue.Context, v cue.Value) cue.Value {
+	var all cue.Value
+	with := func(x cue.Value) {
+		if all.Exists() {
+			x = all.Unify(x)
+		}
+		all = x
+	}
 	for _, pkg := range slices.Sorted(maps.Keys(f.roots)) {
 		var opts []cue.BuildOption
 		if pkg != "" {
 			opts = append(opts, cue.ImportPath(pkg))
 		}
-		v = v.Unify(ctx.BuildExpr(f.roots[pkg].expr(), opts...))
+		with(ctx.BuildExpr(f.roots[pkg].expr(), opts...))
 	}
 	for _, o := range f.other {
-		v = v.FillPath(o.path, ctx.BuildExpr(o.x))
+		x := o.val
+		if o.x != nil {
+			x = ctx.BuildExpr(o.x)
+		}
+		with(ctx.CompileString("_").FillPath(o.path, x))
+	}
+	if all.Exists() {
+		v = v.Unify(all)
 	}
 	*f = fills{}
 	return v

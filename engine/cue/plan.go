@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/load"
@@ -312,18 +313,20 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 	p.report(diags...)
 	declared := map[string]bool{}
 	var ins []*decl
+	var given fills
 	for _, d := range decls {
 		switch d.kind {
 		case declInput:
 			declared[d.name] = true
 			ins = append(ins, d)
 			if val, ok := p.opts.Inputs[d.name]; ok {
-				v = v.FillPath(d.path, p.ctx.BuildExpr(encodeInput(val)))
+				given.add(d.path, encodeInput(val))
 			}
 		case declPath:
-			v = p.setCwd(v, d)
+			p.setCwd(&given, d)
 		}
 	}
+	v = given.apply(p.ctx, v)
 	for _, name := range sortedKeys(p.opts.Inputs) {
 		if !declared[name] {
 			p.report(&hcl.Diagnostic{
@@ -382,9 +385,11 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 	if p.diags.HasErrors() {
 		return v
 	}
+	var f fills
 	for _, d := range defaults {
-		v = v.FillPath(d.path, d.val)
+		f.addValue(d.path, d.val)
 	}
+	v = f.apply(p.ctx, v)
 	for _, d := range decls {
 		if d.kind == declValidation {
 			p.validate(v.LookupPath(d.path), d)
@@ -400,11 +405,13 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 // argument computed from a resource) is not an error.
 func (p *planner) moduleInputs(v cue.Value) cue.Value {
 	decls, _ := findDecls(v, true)
+	var cwd fills
 	for _, d := range decls {
 		if d.module != "" && d.kind == declPath {
-			v = p.setCwd(v, d)
+			p.setCwd(&cwd, d)
 		}
 	}
+	v = cwd.apply(p.ctx, v)
 	for _, d := range decls {
 		if d.module == "" {
 			continue
@@ -543,16 +550,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// setCwd sets path.cwd at a @path field: the absolute path of
+// setCwd adds to f path.cwd at a @path field: the absolute path of
 // Options.ModuleDir, as on the HCL side; without one the CUE default
 // stays.
-func (p *planner) setCwd(v cue.Value, d *decl) cue.Value {
+func (p *planner) setCwd(f *fills, d *decl) {
 	if p.opts.ModuleDir == "" {
-		return v
+		return
 	}
 	abs, err := filepath.Abs(p.opts.ModuleDir)
 	if err != nil {
-		return v
+		return
 	}
-	return v.FillPath(join(d.path, cue.Str("cwd")), filepath.ToSlash(abs))
+	f.add(join(d.path, cue.Str("cwd")), ast.NewString(filepath.ToSlash(abs)))
 }
