@@ -204,6 +204,16 @@ func (f *fills) empty() bool { return f.n == 0 }
 // the package it is built in, and the other paths are filled into it),
 // which is then unified into v once.
 func (f *fills) apply(ctx *cue.Context, v cue.Value) cue.Value {
+	v = f.unifyInto(ctx, v)
+	*f = fills{}
+	return v
+}
+
+// unifyInto unifies everything added into v, and keeps it: a pass that
+// adds values round after round unifies all of them into the program it
+// started from, rather than each round's into the last round's program,
+// which the result would keep alive (with all that its evaluation made).
+func (f *fills) unifyInto(ctx *cue.Context, v cue.Value) cue.Value {
 	var all cue.Value
 	with := func(x cue.Value) {
 		if all.Exists() {
@@ -228,7 +238,6 @@ func (f *fills) apply(ctx *cue.Context, v cue.Value) cue.Value {
 	if all.Exists() {
 		v = v.Unify(all)
 	}
-	*f = fills{}
 	return v
 }
 

@@ -177,17 +177,32 @@ const maxShapeRounds = 4
 // planPass plans every instance, declaration by declaration in
 // dependency order. A data source read now, and a managed resource whose
 // mocks give computed values at plan time, has its values unified into
-// the program before the declarations after it are evaluated; nothing
-// else changes the program, so that a module without data sources is
-// evaluated once.
+// the program before a declaration that depends on it is evaluated (with
+// every value added so far, into the program as it was before the pass,
+// as gradual does); so is the shape of an instance that only the plan
+// pass could expand. Nothing else changes the program: a module without
+// data sources is evaluated once, and a declaration that depends on none
+// of the values added since the last evaluation is planned from it. The
+// dependencies that the analysis missed are found afterwards (see
+// stale.go), among them those on values added but not evaluated yet
+// (p.missed).
 func (p *planner) planPass() {
 	p.planFilled = make([]bool, len(p.resources))
+	p.missed = map[int][]int{}
+	p.stats.planEvals = 0
 	cur := p.typed
 	var f fills
+	applied := 0
+	// pending are the declarations that added values cur lacks.
+	var pending []int
 	for _, i := range p.order {
 		d := p.resources[i]
-		if !f.empty() {
-			cur = f.apply(p.ctx, cur)
+		if len(pending) > 0 && slices.ContainsFunc(pending, func(on int) bool { return p.dependsOn(d.index, on) }) {
+			cur, applied, pending = f.unifyInto(p.ctx, p.typed), f.n, nil
+			p.stats.planEvals++
+		}
+		if len(pending) > 0 {
+			p.missed[d.index] = slices.Clone(pending)
 		}
 		// The instances found before the engine added anything stay
 		// the instances: a field the engine adds never makes one.
@@ -208,11 +223,24 @@ func (p *planner) planPass() {
 			if in.shape.partial {
 				in.shape = shapeOf(cur.LookupPath(in.path), in.block, in.path)
 			}
+			before := f.n
 			p.planInstance(in, cur, &f)
+			if p.missed[d.index] != nil {
+				// Planned from a program that lacks values added
+				// before it: checked at the end of the pass.
+				in.planFills = -1
+			}
+			if f.n > before {
+				p.planFilled[d.index] = true
+				if !slices.Contains(pending, d.index) {
+					pending = append(pending, d.index)
+				}
+			}
 		}
 	}
-	if !f.empty() {
-		cur = f.apply(p.ctx, cur)
+	if f.n > applied {
+		cur = f.unifyInto(p.ctx, p.typed)
+		p.stats.planEvals++
 	}
 	p.planned = cur
 	p.conditions(cur)
@@ -272,7 +300,6 @@ func (p *planner) planInstance(in *instance, cur cue.Value, f *fills) {
 		if av := at(val, c.at); av != cty.NilVal && av.IsKnown() && !av.IsNull() {
 			p.fillComputed(cur, c, av, f)
 			p.planFills++
-			p.planFilled[in.d.index] = true
 		}
 	}
 	in.planFills = p.planFills
@@ -399,8 +426,11 @@ func (p *planner) validateProgram(cur cue.Value) error {
 }
 
 // gradual runs the rounds of the apply pass on the instances not applied
-// yet.
-func (p *planner) gradual(cur cue.Value) cue.Value {
+// yet. Each round's program is base with every round's values so far,
+// not the last round's program with this round's: a value that CUE
+// unifies into another keeps that one, and all it evaluated, alive.
+func (p *planner) gradual(base cue.Value) cue.Value {
+	cur := base
 	left := make([]int, len(p.resources))
 	for _, in := range p.instances {
 		if !in.applied {
@@ -420,9 +450,10 @@ func (p *planner) gradual(cur cue.Value) cue.Value {
 		return true
 	}
 	pending := slices.DeleteFunc(slices.Clone(p.instances), func(in *instance) bool { return in.applied })
+	var f fills
+	applied := 0
 	for len(pending) > 0 {
 		before = slices.Clone(left)
-		var f fills
 		var held []*instance
 		var heldCfg []cty.Value
 		progressed := false
@@ -460,7 +491,9 @@ func (p *planner) gradual(cur cue.Value) cue.Value {
 			}
 		}
 		pending = slices.DeleteFunc(pending, func(in *instance) bool { return in.applied })
-		cur = f.apply(p.ctx, cur)
+		if f.n > applied {
+			cur, applied = f.unifyInto(p.ctx, base), f.n
+		}
 		p.stats.rounds++
 	}
 	return cur

@@ -157,9 +157,12 @@ type planner struct {
 	mayReplan      bool
 	// planFills is the number of values the plan pass has added to the
 	// program (data sources read, computed attributes known at plan),
-	// and planFilled the declarations that added one.
+	// planFilled the declarations that added one (or a shape), and
+	// missed, by declaration, those whose additions the program it was
+	// planned from lacked.
 	planFills  int
 	planFilled []bool
+	missed     map[int][]int
 }
 
 // stats count what a plan did, for tests and benchmarks.
@@ -174,6 +177,9 @@ type stats struct {
 	// took, and movedDecls how many declarations it left to the plan
 	// pass because the completed program changed their instances.
 	replans, shapeRounds, movedDecls int
+	// planEvals is how many times the plan pass evaluated the program
+	// with the values it added (in the last run).
+	planEvals int
 }
 
 func (p *planner) report(diags ...*hcl.Diagnostic) {
@@ -201,7 +207,8 @@ type instance struct {
 	// plannedCfg is the configuration the instance was planned with,
 	// and planFills the plan pass's count once it was: one planned
 	// after the last value was added cannot have missed anything (see
-	// stale.go).
+	// stale.go). It is -1 where the program it was planned from lacked
+	// values added before it.
 	plannedCfg cty.Value
 	planFills  int
 }

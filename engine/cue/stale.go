@@ -1,6 +1,8 @@
 package cue
 
 import (
+	"slices"
+
 	"cuelang.org/go/cue"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -17,10 +19,11 @@ import (
 // So the plan pass is checked once it is over: every instance's
 // configuration, read again from the program at the end of the pass,
 // must be the one the instance was planned with. An instance whose
-// configuration changed depended on something that came after it: the
-// planner learns that it depends on each declaration planned after it
-// that added a value to the program (and does not depend on it already),
-// and the plan runs again from the beginning.
+// configuration changed depended on something that came after it, or on
+// a value added before it that the plan pass had not evaluated yet (it
+// evaluates the values added only where a declaration depends on one):
+// the planner learns that it depends on each such declaration (that does
+// not depend on it already), and the plan runs again from the beginning.
 //
 // The apply pass needs no such check where speculation applied the
 // instances (verify compares each with the final program), and the
@@ -40,8 +43,10 @@ type learned map[string][]string
 // stalePlanned checks the plan pass: for each instance planned from a
 // configuration that the end of the pass contradicts, it learns that its
 // declaration depends on those planned after it that added a value to
-// the program (data sources read, computed attributes known at plan).
-// It tells whether it learned anything.
+// the program (data sources read, computed attributes known at plan, the
+// shapes of instances expanded by the plan pass), and on those planned
+// before it whose values the pass had not evaluated yet (p.missed). It
+// tells whether it learned anything.
 func (p *planner) stalePlanned(final cue.Value) bool {
 	pos := make([]int, len(p.resources))
 	for k, i := range p.order {
@@ -49,7 +54,7 @@ func (p *planner) stalePlanned(final cue.Value) bool {
 	}
 	found := false
 	for _, d := range p.staleDecls(final) {
-		var after []int
+		after := slices.Clone(p.missed[d.index])
 		for _, i := range p.order[pos[d.index]+1:] {
 			if p.planFilled[i] {
 				after = append(after, i)
