@@ -197,17 +197,24 @@ func (p *planner) planPass() {
 	var pending []int
 	for _, i := range p.order {
 		d := p.resources[i]
-		if len(pending) > 0 && slices.ContainsFunc(pending, func(on int) bool { return p.dependsOn(d.index, on) }) {
+		// The instances found before the engine added anything stay
+		// the instances: a field the engine adds never makes one.
+		insts, expanded := p.expanded[d.index]
+		// A declaration that schemas could not expand has its
+		// instances and their shapes found here, in a program that
+		// must hold every value added so far: a shape found where a
+		// reference the analysis missed is not there yet takes an
+		// argument for one the provider decides.
+		partial := !expanded || slices.ContainsFunc(insts, func(in *instance) bool { return in.shape.partial })
+		if len(pending) > 0 && (partial || slices.ContainsFunc(pending, func(on int) bool { return p.dependsOn(d.index, on) })) {
 			cur, applied, pending = f.unifyInto(p.ctx, p.typed), f.n, nil
 			p.stats.planEvals++
 		}
 		if len(pending) > 0 {
 			p.missed[d.index] = slices.Clone(pending)
 		}
-		// The instances found before the engine added anything stay
-		// the instances: a field the engine adds never makes one.
-		insts, ok := p.expanded[d.index]
-		if !ok {
+		ok := expanded
+		if !expanded {
 			insts, ok = p.expand(d, cur, true)
 		}
 		if !ok {

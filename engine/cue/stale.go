@@ -68,7 +68,8 @@ func (p *planner) stalePlanned(final cue.Value) bool {
 }
 
 // staleDecls lists the declarations with an instance whose configuration
-// is not the one it was planned with, unknowns included: in the plan
+// is not the one it was planned with (or no longer decodes), unknowns
+// included: in the plan
 // pass nothing becomes known but what a data source read or a computed
 // attribute known at plan gives, so a value that became known there was
 // waiting for a declaration planned after it. An instance planned after
@@ -82,10 +83,11 @@ func (p *planner) staleDecls(final cue.Value) []*decl {
 		}
 		dec := &decoder{quiet: true}
 		now := dec.block(final.LookupPath(in.path), in.block, in.shape.skip, nil)
-		if dec.failed {
-			continue
-		}
-		if !sameValue(in.plannedCfg, now) {
+		// A configuration that no longer decodes (a conflict) is stale
+		// too: a value the provider gave at plan for an attribute the
+		// configuration had not set yet, which it sets once what it
+		// waited for is there.
+		if dec.failed || !sameValue(in.plannedCfg, now) {
 			seen[in.d.index] = true
 			out = append(out, in.d)
 		}

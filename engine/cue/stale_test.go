@@ -144,3 +144,54 @@ resource "null_resource" "r" {
 		})
 	}
 }
+
+// A declaration that only the plan pass can expand (its count waits for
+// a data source) has its instances and shapes found in a program holding
+// every value added before it, even those of declarations it does not
+// depend on as far as the graph knows (the rule's reference to the list,
+// indexed out of range before the read): nothing is stale at the end of
+// the pass, where a shape found without the list's shapes would take the
+// rule's network_acl_id for one the provider decides. (In the vpc
+// module's network-acls example, where the check did not catch it, the
+// provider's value then conflicted with the list's id at apply.)
+func TestPlanPassShapes(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"main.tf": `
+data "aws_availability_zones" "z" {}
+module "m" {
+  source  = "./mod"
+  subnets = [for k, v in data.aws_availability_zones.z.names : "10.0.${k}.0/24"]
+}
+`, "mod/main.tf": `
+variable "subnets" {
+  type    = list(string)
+  default = []
+}
+variable "rules" {
+  type    = list(number)
+  default = [1, 2]
+}
+locals {
+  create = length(var.subnets) > 0
+}
+resource "aws_vpc" "this" {
+  cidr_block = "10.0.0.0/16"
+}
+resource "aws_network_acl" "a" {
+  count  = local.create ? 1 : 0
+  vpc_id = aws_vpc.this.id
+}
+resource "aws_network_acl_rule" "r" {
+  count          = local.create ? length(var.rules) : 0
+  network_acl_id = aws_network_acl.a[0].id
+  rule_number    = var.rules[count.index]
+}
+output "ids" {
+  value = aws_network_acl_rule.r[*].network_acl_id
+}
+`})
+	b := planBoth(t, dir, inputs.Sources{}, nil)
+	requireEqual(t, b)
+	if len(b.cue.Instances) != 5 || b.stats.replans != 0 {
+		t.Errorf("%d instances and %d replans, want 5 and none", len(b.cue.Instances), b.stats.replans)
+	}
+}
