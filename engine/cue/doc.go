@@ -130,8 +130,11 @@
 // depends_on names only data sources, and otherwise planned as a read
 // during apply (read); ephemeral resources are read and not recorded.
 // What a read (or a plan whose mocks say override_during = plan) makes
-// known is unified into the program before the next declaration is
-// evaluated; nothing else changes the program, so a module without data
+// known is unified into the program before the next declaration that
+// depends on it (or that only the plan pass can expand) is evaluated:
+// all such values so far at once, into the program as the pass found it,
+// since a program unified into another keeps the older one's evaluation
+// alive. Nothing else changes the program, so a module without data
 // sources is evaluated once. Planned values of managed resources are
 // unknown where the configuration is not concrete, as on the HCL side.
 // The provider's name is the schema file's, else the one required_providers
@@ -145,8 +148,9 @@
 // whose configuration is concrete now (among those whose declaration's
 // dependencies are all applied) is planned and applied with the mock
 // provider (a data source read), and the values the provider decided for
-// the whole batch are unified into the program with one unification; the
-// program is then evaluated again. When a round finds no concrete
+// the whole batch are unified into the program with one unification
+// (with those of the rounds before, into the program the rounds started
+// from); the program is then evaluated again. When a round finds no concrete
 // instance but some candidates, their configuration will not be known
 // before apply (timestamp, uuid): they are applied as they are, as
 // engine/hcl applies a configuration still unknown, and the values the
