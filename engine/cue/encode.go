@@ -91,9 +91,10 @@ func hasFloatMark(s string) bool {
 // struct (lists for index steps) built from every path, compiled once.
 // A hidden field belongs to its package: a path through one (a module
 // instance's _mod) is written in a struct compiled as part of that
-// package (cue.ImportPath), so that its label is the program's; paths
-// of each package go in with one unification. A path through a
-// definition or a pattern is filled by itself.
+// package (cue.ImportPath), so that its label is the program's. A path
+// through a definition or a pattern, and a value built already, is filled
+// into a value of its own. All of these are unified with each other
+// before they go into the program (see apply).
 type fills struct {
 	// roots are the structs built, by the package of the hidden fields
 	// they hold ("" for none).
