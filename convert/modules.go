@@ -386,9 +386,9 @@ func (c *converter) conforms(e hcl.Expression, v *config.Variable) bool {
 // staticType is the type of an expression whose value, whatever it is,
 // is never null and always of that type: count.index and each.key, a
 // string template, a function whose result is always a string, number
-// or bool (but the conversion functions, which keep a null), and a list
+// or bool (but the conversion functions, which keep a null), a list
 // built by a for expression or a tuple whose elements all have one such
-// type.
+// type, and a concat of such lists of one type.
 func (c *converter) staticType(e hcl.Expression) (cty.Type, bool) {
 	switch e := e.(type) {
 	case *hclsyntax.ScopeTraversalExpr:
@@ -408,6 +408,18 @@ func (c *converter) staticType(e hcl.Expression) (cty.Type, bool) {
 	case *hclsyntax.ParenthesesExpr:
 		return c.staticType(e.Expression)
 	case *hclsyntax.FunctionCallExpr:
+		if strings.TrimPrefix(e.Name, "core::") == "concat" && !e.ExpandFinal {
+			// Lists of one primitive type make a list of it.
+			var t cty.Type
+			for i, a := range e.Args {
+				at, ok := c.staticType(a)
+				if !ok || !at.IsListType() || i > 0 && !at.Equals(t) {
+					return cty.NilType, false
+				}
+				t = at
+			}
+			return t, t != cty.NilType
+		}
 		f, ok := functions[e.Name]
 		if !ok || strings.HasPrefix(e.Name, "to") {
 			break
