@@ -252,10 +252,11 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 
 // conform is x, a module argument given to a variable of type t,
 // converted to t as OpenTofu converts it: strings, numbers and bools to
-// the primitive type wanted (true to "true", "5" to 5), at every level of
-// lists, maps and objects, and with the nulls removed where t's optional
-// attributes have defaults (d), so that the variable's schema gives them
-// their defaults:
+// the primitive type wanted (true to "true", "5" to 5), the elements of a
+// list or map of any to one type (tofu.#unify: mixed strings, numbers
+// and bools become strings), at every level of lists, maps and objects,
+// and with the nulls removed where t's optional attributes have defaults
+// (d), so that the variable's schema gives them their defaults:
 //
 //	{for k, v in x if k != "a" || !isNull(v) {(k): v}}
 //
@@ -279,6 +280,12 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 		return c.lib("tonumber", x)
 	case t == cty.Bool:
 		return c.lib("tobool", x)
+	case (t.IsListType() || t.IsSetType()) && t.ElementType() == cty.DynamicPseudoType:
+		// OpenTofu converts the elements to one type: mixed strings,
+		// numbers and bools become strings.
+		mapped = c.lib("unify", x)
+	case t.IsMapType() && t.ElementType() == cty.DynamicPseudoType:
+		mapped = c.lib("tomap", x)
 	case t.IsListType() || t.IsSetType():
 		elem := c.conform(ident(v), t.ElementType(), child(d, ""), depth+1)
 		if same(elem) {
