@@ -184,7 +184,7 @@
 //   - contains (tofu library): `tofu.#contains`: compares numbers by value (1 equals 1.0); an element not known yet leaves the answer not known unless another equals the value, where `list.Contains` says false
 //   - csvdecode (tofu library): `tofu.#csvdecode`: `csv.Decode` with the header line's names as keys; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded
 //   - dirname (CUE standard library): `path.Dir(p, path.Unix)`
-//   - distinct (tofu library): `tofu.#distinct`: each element where it first occurs
+//   - distinct (tofu library): `tofu.#distinct`: each element where it first occurs; not known while an element is not known, as in OpenTofu
 //   - element (tofu library): `tofu.#element`: `l[mod(i, len(l))]`, so the index wraps around and a negative one counts from the end
 //   - endswith (CUE standard library): `strings.HasSuffix(s, suffix)`
 //   - file (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; also inside a for expression over such values (a fileset); otherwise not converted

@@ -26,7 +26,7 @@ var collectionFuncs = map[string]function{
 	}},
 	"compact":  {how: byLibrary, note: "`tofu.#compact`: the elements that are neither null nor \"\", as strings", result: kindList, conv: libCall("compact", 1, 1)},
 	"contains": {how: byLibrary, note: "`tofu.#contains`: compares numbers by value (1 equals 1.0); an element not known yet leaves the answer not known unless another equals the value, where `list.Contains` says false", result: kindBool, conv: libCall("contains", 2, 2)},
-	"distinct": {how: byLibrary, note: "`tofu.#distinct`: each element where it first occurs", result: kindList, conv: libCall("distinct", 1, 1)},
+	"distinct": {how: byLibrary, note: "`tofu.#distinct`: each element where it first occurs; not known while an element is not known, as in OpenTofu", result: kindList, conv: libCall("distinct", 1, 1)},
 	"element":  {how: byLibrary, note: "`tofu.#element`: `l[mod(i, len(l))]`, so the index wraps around and a negative one counts from the end", conv: libCall("element", 2, 2)},
 	"flatten":  {how: byLibrary, note: "`tofu.#flatten`: `list.FlattenN(l, -1)`, not known while an element is a list not known yet (a computed list before apply), as in OpenTofu, where FlattenN keeps it as one element", result: kindList, conv: libCall("flatten", 1, 1)},
 	"index":    {how: byLibrary, note: "`tofu.#index`: the index of the first equal element; none is an error", result: kindInt, conv: libCall("index", 2, 2)},
