@@ -417,15 +417,7 @@ func (c *converter) staticType(e hcl.Expression) (cty.Type, bool) {
 	case *hclsyntax.FunctionCallExpr:
 		if strings.TrimPrefix(e.Name, "core::") == "concat" && !e.ExpandFinal {
 			// Lists of one primitive type make a list of it.
-			var t cty.Type
-			for i, a := range e.Args {
-				at, ok := c.staticType(a)
-				if !ok || !at.IsListType() || i > 0 && !at.Equals(t) {
-					return cty.NilType, false
-				}
-				t = at
-			}
-			return t, t != cty.NilType
+			return c.oneStaticType(e.Args, cty.Type.IsListType)
 		}
 		f, ok := functions[e.Name]
 		if !ok || strings.HasPrefix(e.Name, "to") {
@@ -447,19 +439,25 @@ func (c *converter) staticType(e hcl.Expression) (cty.Type, bool) {
 			return cty.List(t), true
 		}
 	case *hclsyntax.TupleConsExpr:
-		var elem cty.Type
-		for i, x := range e.Exprs {
-			t, ok := c.staticType(x)
-			if !ok || !t.IsPrimitiveType() || i > 0 && !t.Equals(elem) {
-				return cty.NilType, false
-			}
-			elem = t
-		}
-		if len(e.Exprs) > 0 {
-			return cty.List(elem), true
+		if t, ok := c.oneStaticType(e.Exprs, cty.Type.IsPrimitiveType); ok {
+			return cty.List(t), true
 		}
 	}
 	return cty.NilType, false
+}
+
+// oneStaticType is the static type that every one of es has, where there
+// is one and it is a type of the kind that is tells; false for none.
+func (c *converter) oneStaticType(es []hclsyntax.Expression, is func(cty.Type) bool) (cty.Type, bool) {
+	var one cty.Type
+	for i, e := range es {
+		t, ok := c.staticType(e)
+		if !ok || !is(t) || i > 0 && !t.Equals(one) {
+			return cty.NilType, false
+		}
+		one = t
+	}
+	return one, len(es) > 0
 }
 
 // isNull is true for null and false for any other value, also a struct
