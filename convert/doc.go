@@ -27,7 +27,9 @@
 // call's inputs are its fields; the called module, converted with the
 // root into a template (see modules.go), is instantiated in the call's
 // hidden _mod with them, and its outputs are the call's hidden _out, so
-// that an input and an output of the same name do not unify. A module
+// that an input and an output of the same name do not unify. Inside a
+// template, var.NAME is _arg.NAME, the argument as the call gives it,
+// where the variable's value is that argument (see readsArgument). A module
 // from a registry or a remote source is never fetched: its _out is open. A field label that equals a name the converted
 // expressions refer to (a namespace, a resource type, an import such as
 // list or strings, a CUE type such as number, a for variable in scope) is

@@ -13,6 +13,7 @@ import (
 // the scheme.
 const (
 	varRoot       = "_var"
+	argRoot       = "_arg"
 	localPrefix   = "_local_"
 	dataRoot      = "data"
 	ephemeralRoot = "ephemeral"

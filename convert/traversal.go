@@ -56,10 +56,14 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 			break
 		}
 		var ty cty.Type
+		root := varRoot
 		if v := c.m.Variables[name]; v != nil {
 			ty = v.Type
+			if c.child != "" && readsArgument(v) {
+				root = argRoot
+			}
 		}
-		x := selector(ident(varRoot), name)
+		x := selector(ident(root), name)
 		return c.typedSteps(x, ty, rest[1:])
 	case "local":
 		name, ok := attrName()

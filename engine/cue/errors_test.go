@@ -37,6 +37,7 @@ func summaries(diags hcl.Diagnostics) string {
 func TestErrors(t *testing.T) {
 	for _, c := range []struct {
 		name, src, vars string
+		child           string // the module ./child, when there is one
 		want            string // a summary the CUE side must report
 	}{
 		{
@@ -132,6 +133,34 @@ resource "aws_instance" "web" {
 			want: "Invalid value for variable",
 		},
 		{
+			// The template reads the argument from _arg; the
+			// instance's _var still checks it.
+			name: "module argument constraint",
+			src: `
+variable "name" {
+  type = string
+}
+module "c" {
+  source = "./child"
+  name   = var.name
+}
+`,
+			child: `
+variable "name" {
+  type = string
+  validation {
+    condition     = length(var.name) > 3
+    error_message = "The name must be longer than three characters."
+  }
+}
+resource "aws_instance" "web" {
+  name = var.name
+}
+`,
+			vars: "name=ab",
+			want: "Invalid value for input variable",
+		},
+		{
 			name: "precondition",
 			src: `
 resource "aws_vpc" "a" {
@@ -151,7 +180,11 @@ resource "aws_instance" "web" {
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := writeFiles(t, map[string]string{"main.tf": c.src})
+			files := map[string]string{"main.tf": c.src}
+			if c.child != "" {
+				files["child/main.tf"] = c.child
+			}
+			dir := writeFiles(t, files)
 			src := inputs.Sources{Synthesize: true}
 			if c.vars != "" {
 				src.Vars = []string{c.vars}
