@@ -67,6 +67,7 @@ func (c *converter) resource(b *hclsyntax.Block) []ast.Decl {
 		s := c.body(b.Body, resourceMeta)
 		c.inResource = false
 		c.lifecycleChecks(s, &r.Lifecycle, c.selfRef(path))
+		c.share(s)
 		return s
 	})
 	if multi {
@@ -333,6 +334,7 @@ func (c *converter) moduleCall(b *hclsyntax.Block) []ast.Decl {
 	c.curBody = b.Body
 	value, multi, cond := c.instances(mc.Count, mc.ForEach, mc.Enabled, func() ast.Expr {
 		s := c.body(b.Body, moduleMeta)
+		c.share(s)
 		if cm == nil {
 			// A module not converted (a registry or remote source):
 			// its outputs are open.
