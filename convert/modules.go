@@ -307,32 +307,33 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 	}}
 }
 
-// argString is x, a module argument given to a string variable (or an
-// element of one), as a string: x itself where it is a string that cannot
-// be null, tofu.#tostring's conversion otherwise:
+// argScalar is x, a module argument given to a variable of a primitive
+// type (string, number or bool) or to an element of one, converted to it:
+// x itself where it is of that type and cannot be null, the library's
+// conversion (fn: tostring, tonumber, tobool) otherwise. For a string:
 //
 //	[if [x & string] != _|_ if (x & null) == _|_ {x & string},
 //		if !([x & string] != _|_ && (x & null) == _|_) {(tofu.#tostring & {#args: [x]}).out}][0]
 //
-// tofu.#tostring takes the same path first, but a definition's instance
-// costs far more than the expression: with CUE v0.17.1, every reference
-// to the argument inside the module evaluates the call again, and a list
-// of zone names passed to the vpc module made its subnets' evaluation
-// cost 1.7 times as much through the call as through this.
-func (c *converter) argString(x ast.Expr) ast.Expr {
-	isString := func() ast.Expr {
-		return &ast.BinaryExpr{X: list(binary(token.AND, x, ident("string"))), Op: token.NEQ, Y: &ast.BottomLit{}}
+// The library's conversions take the same path first, but a definition's
+// instance costs far more than the expression: with CUE v0.17.1, every
+// reference to the argument inside the module evaluates the call again,
+// and a list of zone names passed to the vpc module made its subnets'
+// evaluation cost 1.7 times as much through the call as through this.
+func (c *converter) argScalar(x ast.Expr, typ, fn string) ast.Expr {
+	isType := func() ast.Expr {
+		return &ast.BinaryExpr{X: list(binary(token.AND, x, ident(typ))), Op: token.NEQ, Y: &ast.BottomLit{}}
 	}
 	notNull := func() ast.Expr {
 		return &ast.BinaryExpr{X: &ast.ParenExpr{X: binary(token.AND, x, ident("null"))}, Op: token.EQL, Y: &ast.BottomLit{}}
 	}
 	fast := &ast.Comprehension{
-		Clauses: []ast.Clause{&ast.IfClause{Condition: isString()}, &ast.IfClause{Condition: notNull()}},
-		Value:   embed(binary(token.AND, x, ident("string"))),
+		Clauses: []ast.Clause{&ast.IfClause{Condition: isType()}, &ast.IfClause{Condition: notNull()}},
+		Value:   embed(binary(token.AND, x, ident(typ))),
 	}
 	slow := &ast.Comprehension{
-		Clauses: []ast.Clause{&ast.IfClause{Condition: not(binary(token.LAND, isString(), notNull()))}},
-		Value:   embed(c.lib("tostring", x)),
+		Clauses: []ast.Clause{&ast.IfClause{Condition: not(binary(token.LAND, isType(), notNull()))}},
+		Value:   embed(c.lib(fn, x)),
 	}
 	return index(list(fast, slow), intLit(0))
 }
@@ -362,11 +363,11 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 	var mapped ast.Expr
 	switch {
 	case t == cty.String:
-		return c.argString(x)
+		return c.argScalar(x, "string", "tostring")
 	case t == cty.Number:
-		return c.lib("tonumber", x)
+		return c.argScalar(x, "number", "tonumber")
 	case t == cty.Bool:
-		return c.lib("tobool", x)
+		return c.argScalar(x, "bool", "tobool")
 	case (t.IsListType() || t.IsSetType()) && t.ElementType() == cty.DynamicPseudoType:
 		// OpenTofu converts the elements to one type: mixed strings,
 		// numbers and bools become strings.
