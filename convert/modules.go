@@ -310,7 +310,9 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 // argScalar is x, a module argument given to a variable of a primitive
 // type (string, number or bool) or to an element of one, converted to it:
 // x itself where it is of that type and cannot be null, the library's
-// conversion (fn: tostring, tonumber, tobool) otherwise. For a string:
+// conversion (fn: tostring, tonumber, tobool) otherwise. x is a reference
+// (the call's args.NAME, a comprehension's variable), which costs nothing
+// to repeat. For a string:
 //
 //	[if [x & string] != _|_ if (x & null) == _|_ {x & string},
 //		if !([x & string] != _|_ && (x & null) == _|_) {(tofu.#tostring & {#args: [x]}).out}][0]

@@ -183,9 +183,12 @@
 // library calls, each reading the last one's result more than once, so
 // costs a multiple per call: (#f & {#args: [b_i]}).out with #f's out a
 // five-arm disjunction of its argument took 10 ms for 4 calls, 190 ms
-// for 6 and 3.7 s for 8, measured in a scratch program. The converter
-// keeps such chains short where it can (a called module reads its
-// arguments from _arg, see convert/modules.go).
+// for 6 and 3.7 s for 8, measured in a scratch program. Each occurrence
+// of a call is also evaluated apart from the others. The converter keeps
+// such chains short where it can: a called module reads its arguments
+// from _arg, a string, number or bool argument is taken as it is where
+// no conversion is needed (see convert/modules.go), and a call an
+// instance makes more than once is made once, in a let (convert/share.go).
 //
 // After each pass, outputs (@output; sensitive when its attribute says
 // so) are decoded from the program, preconditions and postconditions
