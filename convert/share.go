@@ -42,10 +42,18 @@ func (c *converter) shareIn(s *ast.StructLit, outer map[string]bool) {
 	lets := map[string]*ast.LetClause{}
 	for {
 		occs := libCalls(s)
+		// The converter may put one node in two places; it is replaced
+		// in both, so it is shared only if both may be.
+		stays := map[ast.Expr]bool{}
+		for _, o := range occs {
+			if !o.hoistable {
+				stays[o.expr] = true
+			}
+		}
 		byKey := map[string][]ast.Expr{}
 		var best string
 		for _, o := range occs {
-			if !o.hoistable {
+			if stays[o.expr] {
 				continue
 			}
 			byKey[o.key] = append(byKey[o.key], o.expr)

@@ -103,3 +103,18 @@ func oneLine(t *testing.T, n ast.Node) string {
 		return r
 	}, string(b))
 }
+
+// TestShareNodeInTwoPlaces gives share a call whose node the converter
+// put in two places, one of them inside a comprehension that binds a name
+// the call reads: neither place is shared, since a node is replaced
+// wherever it is.
+func TestShareNodeInTwoPlaces(t *testing.T) {
+	s := parseStruct(t, `{a: (tofu.#f & {#args: [v]}).out, b: (tofu.#f & {#args: [v]}).out, c: [for v in l {0}]}`)
+	a := s.Elts[0].(*ast.Field).Value
+	s.Elts[2].(*ast.Field).Value.(*ast.ListLit).Elts[0].(*ast.Comprehension).Value = embed(a)
+	(&converter{}).share(s)
+	want := `{a: (tofu.#f & {#args: [v]}).out, b: (tofu.#f & {#args: [v]}).out, c: [for v in l {(tofu.#f & {#args: [v]}).out}]}`
+	if got := oneLine(t, s); got != oneLine(t, parseStruct(t, want)) {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
