@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -78,13 +79,36 @@ func convertOutput(t *testing.T, files map[string]string, expr string) (*Result,
 // detail that says detail.
 func checkNotConverted(t *testing.T, expr, detail string) {
 	t.Helper()
-	r, _ := convertOutput(t, nil, expr)
+	r, _ := convertOutput(t, map[string]string{"variables.tf": declareVariables(t, expr)}, expr)
 	if !r.Diagnostics.HasErrors() {
 		t.Fatalf("%s: converted, want a report", expr)
 	}
 	if !strings.Contains(r.Diagnostics.Error(), detail) {
 		t.Errorf("%s: report %q does not say %q", expr, r.Diagnostics.Error(), detail)
 	}
+}
+
+// declareVariables declares every input variable that expr refers to, of
+// any type, so that a case reports what it is about and not the
+// reference to an undeclared variable.
+func declareVariables(t *testing.T, expr string) string {
+	t.Helper()
+	e, diags := hclsyntax.ParseExpression([]byte(expr), "expr.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatalf("%s: %s", expr, diags.Error())
+	}
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, tr := range e.Variables() {
+		if tr.RootName() != "var" || len(tr) < 2 {
+			continue
+		}
+		if a, ok := tr[1].(hcl.TraverseAttr); ok && !seen[a.Name] {
+			seen[a.Name] = true
+			fmt.Fprintf(&b, "variable %q {}\n", a.Name)
+		}
+	}
+	return b.String()
 }
 
 // openTofuValueWith evaluates expr with OpenTofu's functions for a root

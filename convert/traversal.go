@@ -55,13 +55,15 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 		if !ok {
 			break
 		}
-		var ty cty.Type
+		v := c.m.Variables[name]
+		if v == nil {
+			return c.unconverted(rng, "Reference to undeclared input variable",
+				fmt.Sprintf("An input variable with the name %q has not been declared; OpenTofu reports it when it evaluates the expression.", name)), kindUnknown
+		}
+		ty := v.Type
 		root := varRoot
-		if v := c.m.Variables[name]; v != nil {
-			ty = v.Type
-			if c.child != "" && readsArgument(v) {
-				root = argRoot
-			}
+		if c.child != "" && readsArgument(v) {
+			root = argRoot
 		}
 		x := selector(ident(root), name)
 		return c.typedSteps(x, ty, rest[1:])
