@@ -104,6 +104,12 @@ func (r *convertRun) single(dir string) error {
 			writeDiagnostics(r.stderr, mr.Own)
 			return &exitError{code: ExitError, err: fmt.Errorf("%s: the module does not plan at the defaults of its variables (above), and its conversion does not load as CUE either; nothing written", dir)}
 		}
+		if !mr.Result.Complete() {
+			// The constructs not converted may be what CUE fails on,
+			// in a way that does not name their placeholders.
+			writeDiagnostics(r.stderr, mr.Result.Diagnostics)
+			return &exitError{code: ExitError, err: fmt.Errorf("internal error: with placeholders for the %s not converted (above), the converted module does not load as CUE; nothing written: %w", plural(len(mr.Result.Reasons), "construct"), mr.Err)}
+		}
 		return &exitError{code: ExitError, err: fmt.Errorf("internal error: the converted module does not load as CUE; nothing written: %w", mr.Err)}
 	}
 	res := mr.Result
