@@ -58,7 +58,7 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 		v := c.m.Variables[name]
 		if v == nil {
 			return c.unconverted(rng, "Reference to undeclared input variable",
-				fmt.Sprintf("An input variable with the name %q has not been declared; OpenTofu reports it when it evaluates the expression.", name)), kindUnknown
+				fmt.Sprintf("An input variable with the name %q has not been declared; tofu validate reports it.", name)), kindUnknown
 		}
 		ty := v.Type
 		root := varRoot
