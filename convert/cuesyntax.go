@@ -122,6 +122,12 @@ func operand(x ast.Expr, op token.Token, right bool) ast.Expr {
 	return paren(x)
 }
 
+// cannotBeNull is (x & null) == _|_: true where x is neither null nor
+// null by default, also while x is a type not known yet.
+func cannotBeNull(x ast.Expr) ast.Expr {
+	return &ast.BinaryExpr{X: &ast.ParenExpr{X: binary(token.AND, x, ident("null"))}, Op: token.EQL, Y: &ast.BottomLit{}}
+}
+
 // not is !x.
 func not(x ast.Expr) ast.Expr {
 	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.NOT {

@@ -207,8 +207,7 @@ func (c *converter) refinedNullComparison(op token.Token, e *hclsyntax.BinaryOpE
 	default:
 		return nil, false
 	}
-	cannotBeNull := &ast.BinaryExpr{X: &ast.ParenExpr{X: binary(token.AND, x, ident("null"))}, Op: token.EQL, Y: &ast.BottomLit{}}
-	return guardedNullTest(cannotBeNull, x, op == token.NEQ), true
+	return guardedNullTest(cannotBeNull(x), x, op == token.NEQ), true
 }
 
 // nullComparison converts X == null and X != null where X may be a map,

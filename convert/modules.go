@@ -326,15 +326,12 @@ func (c *converter) argScalar(x ast.Expr, typ, fn string) ast.Expr {
 	isType := func() ast.Expr {
 		return &ast.BinaryExpr{X: list(binary(token.AND, x, ident(typ))), Op: token.NEQ, Y: &ast.BottomLit{}}
 	}
-	notNull := func() ast.Expr {
-		return &ast.BinaryExpr{X: &ast.ParenExpr{X: binary(token.AND, x, ident("null"))}, Op: token.EQL, Y: &ast.BottomLit{}}
-	}
 	fast := &ast.Comprehension{
-		Clauses: []ast.Clause{&ast.IfClause{Condition: isType()}, &ast.IfClause{Condition: notNull()}},
+		Clauses: []ast.Clause{&ast.IfClause{Condition: isType()}, &ast.IfClause{Condition: cannotBeNull(x)}},
 		Value:   embed(binary(token.AND, x, ident(typ))),
 	}
 	slow := &ast.Comprehension{
-		Clauses: []ast.Clause{&ast.IfClause{Condition: not(binary(token.LAND, isType(), notNull()))}},
+		Clauses: []ast.Clause{&ast.IfClause{Condition: not(binary(token.LAND, isType(), cannotBeNull(x)))}},
 		Value:   embed(c.lib(fn, x)),
 	}
 	return index(list(fast, slow), intLit(0))
