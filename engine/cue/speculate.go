@@ -23,7 +23,10 @@ import (
 //     ("⟦tofucue:12.0⟧"), unified into the program in one batch.
 //  2. The program is evaluated once. An instance whose configuration is
 //     now concrete depends on exactly the markers found in it: those
-//     are its dependencies, read from the program itself.
+//     are its dependencies, read from the program itself. (Not one of a
+//     declaration whose instances cannot be listed there, as a count
+//     that waits for a list a read gives: its path holds only what the
+//     engine added at it.)
 //  3. In dependency order, each such instance's markers are replaced by
 //     the values the provider gave, and the instance is applied with
 //     that configuration.
@@ -55,7 +58,23 @@ func (p *planner) speculate(start cue.Value) cue.Value {
 	cfgs := make([]cty.Value, n)
 	deps := make([][]int, n)
 	ok := make([]bool, n)
+	// Where a declaration's instances cannot be listed in spec (its
+	// count waits for a list that only a read gives), the values the
+	// engine added at an instance's path are all that path holds: its
+	// configuration is not there to be read.
+	listable := map[int]bool{}
 	for i, in := range p.instances {
+		can, seen := listable[in.d.index]
+		if !seen {
+			can = true
+			if in.d.multi {
+				_, can = instancesIn(in.d, spec.LookupPath(in.d.path))
+			}
+			listable[in.d.index] = can
+		}
+		if !can {
+			continue
+		}
 		dec := &decoder{quiet: true}
 		cfg := dec.block(spec.LookupPath(in.path), in.block, in.shape.skip, nil)
 		if dec.failed || !cfg.IsWhollyKnown() {

@@ -8,8 +8,8 @@ import (
 
 // The speculation applies what copies strings in one evaluation, falls
 // back to gradual evaluation when a function of a marker makes it guess
-// wrong, and leaves what depends on other attributes to the rounds; the
-// plan is the HCL side's in every case.
+// wrong, and leaves what depends on other attributes (or on a count that
+// waits for one) to the rounds; the plan is the HCL side's in every case.
 func TestSpeculation(t *testing.T) {
 	for _, c := range []struct {
 		name, src  string
@@ -67,6 +67,27 @@ resource "aws_instance" "c" {
 `,
 			speculated: 1,
 			rounds:     2,
+		},
+		{
+			// The subnets' count waits for the zones' names, a list,
+			// which has no marker: in the speculation's program the
+			// subnets cannot be listed, and what their paths hold is
+			// only what the engine added there. They are left to the
+			// rounds, and nothing is guessed wrong.
+			name: "count from a read",
+			src: `
+data "aws_availability_zones" "z" {}
+resource "aws_vpc" "a" {
+  cidr_block = "10.0.0.0/16"
+}
+resource "aws_subnet" "s" {
+  count             = length(data.aws_availability_zones.z.names)
+  vpc_id            = aws_vpc.a.id
+  availability_zone = data.aws_availability_zones.z.names[count.index]
+}
+`,
+			speculated: 2,
+			rounds:     1,
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
