@@ -135,7 +135,10 @@
 // all such values so far at once, into the program as the pass found it,
 // since a program unified into another keeps the older one's evaluation
 // alive. Nothing else changes the program, so a module without data
-// sources is evaluated once. Planned values of managed resources are
+// sources is evaluated once. Declarations whose instances only the read
+// tells, and that do not depend on each other, are expanded together once
+// it is read (one evaluation to find their shapes, one to add them),
+// where each would wait for the shapes of those before it. Planned values of managed resources are
 // unknown where the configuration is not concrete, as on the HCL side.
 // The provider's name is the schema file's, else the one required_providers
 // gives, else registry.opentofu.org/hashicorp/NAME. Attributes the schema

@@ -195,7 +195,7 @@ func (p *planner) planPass() {
 	applied := 0
 	// pending are the declarations that added values cur lacks.
 	var pending []int
-	for _, i := range p.order {
+	for pos, i := range p.order {
 		d := p.resources[i]
 		// The instances found before the engine added anything stay
 		// the instances: a field the engine adds never makes one.
@@ -209,6 +209,11 @@ func (p *planner) planPass() {
 		if len(pending) > 0 && (partial || slices.ContainsFunc(pending, func(on int) bool { return p.dependsOn(d.index, on) })) {
 			cur, applied, pending = f.unifyInto(p.ctx, p.typed), f.n, nil
 			p.stats.planEvals++
+			if partial && p.expandReady(cur, pos, &f) {
+				cur, applied = f.unifyInto(p.ctx, p.typed), f.n
+				p.stats.planEvals++
+				insts, expanded = p.expanded[d.index]
+			}
 		}
 		if len(pending) > 0 {
 			p.missed[d.index] = slices.Clone(pending)
@@ -253,6 +258,69 @@ func (p *planner) planPass() {
 	p.conditions(cur)
 	p.collectOutputs(cur, false)
 	p.conflicts(cur)
+}
+
+// expandReady expands, in cur, the declaration at position pos of the
+// plan order, which schemas could not expand, together with every later
+// one that schemas could not expand either and whose dependencies are all
+// planned, and adds their shapes to f. Each of them would otherwise be
+// expanded at its turn in a program holding the shapes of those before
+// it, one evaluation each (terraform-aws-vpc's complete example: the
+// subnets of six kinds, each waiting for the zones read, then their route
+// tables and associations); none of them depends on another, so none has
+// a reference to another's shape to miss. The shapes are checked as
+// schemas checks them: a declaration whose instances change once all are
+// added is left to its turn. It reports whether it expanded any, and
+// does nothing where fewer than two can be expanded.
+func (p *planner) expandReady(cur cue.Value, pos int, f *fills) bool {
+	planned := make([]bool, len(p.resources))
+	for _, i := range p.order[:pos] {
+		planned[i] = true
+	}
+	var decls []int
+	var insts []*instance
+	for n, i := range p.order[pos:] {
+		if _, done := p.expanded[i]; done {
+			continue
+		}
+		if n > 0 && slices.ContainsFunc(p.deps[i], func(on int) bool { return !planned[on] }) {
+			continue
+		}
+		ins, ok := p.expand(p.resources[i], cur, false)
+		if !ok || slices.ContainsFunc(ins, func(in *instance) bool { return in.shape.partial }) {
+			continue
+		}
+		decls = append(decls, i)
+		insts = append(insts, ins...)
+	}
+	if len(decls) < 2 {
+		return false
+	}
+	typed := shapeFills(insts, nil).apply(p.ctx, cur)
+	p.stats.planEvals++
+	found := false
+	for _, i := range decls {
+		d := p.resources[i]
+		var ins []*instance
+		for _, in := range insts {
+			if in.d == d {
+				ins = append(ins, in)
+			}
+		}
+		if d.multi {
+			ls, ok := instancesIn(d, typed.LookupPath(d.path))
+			if !ok || !slices.EqualFunc(ls, ins, func(l listed, in *instance) bool { return l.path.String() == in.path.String() }) {
+				continue
+			}
+		}
+		p.expanded[i] = ins
+		for _, in := range ins {
+			in.shape.addTo(f)
+			in.shapeAdded = true
+		}
+		found = true
+	}
+	return found
 }
 
 // planInstance plans one instance as engine/hcl does: the configuration
@@ -300,7 +368,7 @@ func (p *planner) planInstance(in *instance, cur cue.Value, f *fills) {
 		}
 		p.result.Instances = append(p.result.Instances, in.rec)
 	}
-	if _, typed := p.shapes[in.path.String()]; !typed {
+	if _, typed := p.shapes[in.path.String()]; !typed && !in.shapeAdded {
 		in.shape.addTo(f)
 	}
 	for _, c := range in.shape.computed {

@@ -211,6 +211,9 @@ type instance struct {
 	// values added before it.
 	plannedCfg cty.Value
 	planFills  int
+	// shapeAdded is set where the plan pass added the shape before the
+	// instance's turn (see expandReady).
+	shapeAdded bool
 }
 
 func (p *planner) run(v cue.Value) {

@@ -1,6 +1,8 @@
 package cue
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tofucue/tofucue/engine/inputs"
@@ -193,5 +195,36 @@ output "ids" {
 	requireEqual(t, b)
 	if len(b.cue.Instances) != 5 || b.stats.replans != 0 {
 		t.Errorf("%d instances and %d replans, want 5 and none", len(b.cue.Instances), b.stats.replans)
+	}
+}
+
+// Declarations whose counts wait for the same read, and that do not
+// depend on each other, are expanded together once it is read: one
+// evaluation to find their shapes and one to add them, where one each
+// would follow the other. The association, which reads one of them, is
+// expanded at its turn, in a program that holds their shapes.
+func TestPlanPassExpandsReadyTogether(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("data \"aws_availability_zones\" \"z\" {}\n")
+	for _, name := range []string{"a", "b", "c", "d"} {
+		fmt.Fprintf(&src, `resource "aws_subnet" %q {
+  count             = length(data.aws_availability_zones.z.names)
+  availability_zone = data.aws_availability_zones.z.names[count.index]
+  cidr_block        = "10.0.${count.index}.0/24"
+}
+`, name)
+	}
+	src.WriteString(`resource "aws_route_table_association" "r" {
+  count     = length(aws_subnet.a)
+  subnet_id = aws_subnet.a[count.index].id
+}
+`)
+	dir := writeFiles(t, map[string]string{"main.tf": src.String()})
+	b := planBoth(t, dir, inputs.Sources{}, nil)
+	requireEqual(t, b)
+	// The read, then the subnets' shapes found and added; the
+	// association's shape at the end. One by one: six.
+	if b.stats.planEvals != 4 || b.stats.replans != 0 {
+		t.Errorf("%d evaluations and %d replans in the plan pass, want 4 and none", b.stats.planEvals, b.stats.replans)
 	}
 }
