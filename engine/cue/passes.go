@@ -142,9 +142,6 @@ func shapeFills(insts []*instance, skip []int) *fills {
 // source's attribute, not known in the completed program, where the
 // program as written took try's fallback): the plan pass expands it too.
 func (p *planner) movedInstances(v, typed cue.Value, insts []*instance) []int {
-	same := func(ls []listed, ins []*instance) bool {
-		return slices.EqualFunc(ls, ins, func(l listed, in *instance) bool { return l.path.String() == in.path.String() })
-	}
 	var moved, unsure []int
 	for _, d := range p.resources {
 		ins, ok := p.expanded[d.index]
@@ -154,7 +151,7 @@ func (p *planner) movedInstances(v, typed cue.Value, insts []*instance) []int {
 		switch ls, ok := instancesIn(d, typed.LookupPath(d.path)); {
 		case !ok:
 			unsure = append(unsure, d.index)
-		case !same(ls, ins):
+		case !sameInstances(ls, ins):
 			moved = append(moved, d.index)
 		}
 	}
@@ -164,11 +161,17 @@ func (p *planner) movedInstances(v, typed cue.Value, insts []*instance) []int {
 	bare := shapeFills(insts, unsure).apply(p.ctx, v)
 	for _, i := range unsure {
 		d := p.resources[i]
-		if ls, ok := instancesIn(d, bare.LookupPath(d.path)); !ok || !same(ls, p.expanded[i]) {
+		if ls, ok := instancesIn(d, bare.LookupPath(d.path)); !ok || !sameInstances(ls, p.expanded[i]) {
 			moved = append(moved, i)
 		}
 	}
 	return moved
+}
+
+// sameInstances tells whether ls lists the instances ins, at the same
+// paths.
+func sameInstances(ls []listed, ins []*instance) bool {
+	return slices.EqualFunc(ls, ins, func(l listed, in *instance) bool { return l.path.String() == in.path.String() })
 }
 
 // maxShapeRounds bounds the rounds of planner.schemas.
@@ -279,6 +282,7 @@ func (p *planner) expandReady(cur cue.Value, pos int, f *fills) bool {
 	}
 	var decls []int
 	var insts []*instance
+	byDecl := map[int][]*instance{}
 	for n, i := range p.order[pos:] {
 		if _, done := p.expanded[i]; done {
 			continue
@@ -292,6 +296,7 @@ func (p *planner) expandReady(cur cue.Value, pos int, f *fills) bool {
 		}
 		decls = append(decls, i)
 		insts = append(insts, ins...)
+		byDecl[i] = ins
 	}
 	if len(decls) < 2 {
 		return false
@@ -300,16 +305,9 @@ func (p *planner) expandReady(cur cue.Value, pos int, f *fills) bool {
 	p.stats.planEvals++
 	found := false
 	for _, i := range decls {
-		d := p.resources[i]
-		var ins []*instance
-		for _, in := range insts {
-			if in.d == d {
-				ins = append(ins, in)
-			}
-		}
+		d, ins := p.resources[i], byDecl[i]
 		if d.multi {
-			ls, ok := instancesIn(d, typed.LookupPath(d.path))
-			if !ok || !slices.EqualFunc(ls, ins, func(l listed, in *instance) bool { return l.path.String() == in.path.String() }) {
+			if ls, ok := instancesIn(d, typed.LookupPath(d.path)); !ok || !sameInstances(ls, ins) {
 				continue
 			}
 		}
