@@ -30,6 +30,11 @@
 //
 // # Rules it follows
 //
+//   - Before anything is evaluated, every reference in every module of the
+//     tree is checked as tofu validate checks it (refs.CheckModule): a
+//     reference to an undeclared variable, local, resource or module call is
+//     an error even in a module called with count = 0, a resource that has
+//     no instances or a dynamic block with no elements.
 //   - Input variables come from engine/inputs: defaults, TF_VAR_, tfvars
 //     files and --var, converted to their type constraints with optional
 //     attribute defaults; sensitive ones are marked; validations run with

@@ -20,6 +20,7 @@ import (
 	"github.com/tofucue/tofucue/engine/mock"
 	"github.com/tofucue/tofucue/engine/plan"
 	"github.com/tofucue/tofucue/functions"
+	"github.com/tofucue/tofucue/refs"
 )
 
 // DefaultNow is the time that plantimestamp returns unless Options.Now says
@@ -113,6 +114,20 @@ func (t *Tree) load(dir string, from *hcl.Range) (*config.Module, hcl.Diagnostic
 	return m, diags
 }
 
+// checkReferences reports the references, in every module of the tree,
+// to something their module does not declare or the language does not have.
+func (t *Tree) checkReferences() hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, dir := range slices.Sorted(maps.Keys(t.Modules)) {
+		for _, d := range refs.CheckModule(t.Modules[dir]) {
+			if d.Severity == hcl.DiagError {
+				diags = append(diags, d)
+			}
+		}
+	}
+	return diags
+}
+
 // commonDir is the deepest directory that holds both a and b.
 func commonDir(a, b string) string {
 	for {
@@ -153,6 +168,11 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 		maxInstances: cmp.Or(opts.MaxInstances, MaxInstances),
 	}
 
+	// As tofu plan validates first, every module of the tree has its
+	// references checked, those with no instance included.
+	if diags = t.checkReferences(); diags.HasErrors() {
+		return p.result, diags
+	}
 	ins, diags := inputs.Collect(t.Root, opts.Inputs)
 	if diags.HasErrors() {
 		return p.result, diags
