@@ -176,6 +176,11 @@
 // (a function of a marker gave a value that substitution did not mend:
 // upper, substr, a comparison), the apply pass runs again from the start
 // without speculation. The result is always that of gradual evaluation.
+// The data sources read while planning are not read again: their
+// configuration was known then, so the read gives what it gave. Their
+// values go into both of the speculation's programs (checked at the end
+// as speculated instances are), so that a count that waits for one, as
+// the zones' names, can be listed there.
 //
 // One evaluation costs more than the program's size suggests: CUE v0.17.1
 // shares a field's value with a reference to it only in some cases (the

@@ -433,6 +433,30 @@ func (p *planner) applyPass() {
 	p.finish(p.gradual(start))
 }
 
+// carryReads gives the apply pass the data sources read while planning.
+// Their configuration was wholly known then, so it is the same at apply
+// and so is what the provider reads: each is applied with the value it
+// was planned with, its values added to every fills given (the
+// speculation's two programs), so that a declaration whose count waits
+// for one of them (the zones' names) can be listed at once. As a
+// speculated instance, each is checked against the final program.
+func (p *planner) carryReads(start cue.Value, fs ...*fills) {
+	for _, in := range p.instances {
+		if in.d.mode != config.DataMode || in.rec == nil || in.rec.Action != plan.NoOp {
+			continue
+		}
+		val, _ := in.rec.Planned.UnmarkDeep()
+		in.applied = true
+		in.appliedValue = val
+		in.rec.Applied = in.rec.Planned
+		in.speculative = in.plannedCfg
+		p.stats.carried++
+		for _, f := range fs {
+			p.fillApplied(start, in, in.plannedCfg, val, f)
+		}
+	}
+}
+
 // finish records the applied program's outputs and checks its
 // conditions.
 func (p *planner) finish(cur cue.Value) {

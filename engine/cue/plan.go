@@ -172,6 +172,9 @@ type stats struct {
 	// set when the speculation was wrong and the apply pass ran again.
 	speculated, rounds int
 	fellBack           bool
+	// carried is the number of data sources read while planning whose
+	// values the apply pass took as they were (see carryReads).
+	carried int
 	// replans is how many times the plan ran again for a dependency
 	// the graph missed; shapeRounds is how many rounds planner.schemas
 	// took, and movedDecls how many declarations it left to the plan

@@ -18,15 +18,17 @@ import (
 // attributes (ids, names, ARNs; also inside interpolations), which is
 // most of them:
 //
-//  1. Every computed string attribute of every instance gets a marker,
+//  1. Every computed string attribute of every other instance gets a marker,
 //     a string that names the instance and the attribute
-//     ("⟦tofucue:12.0⟧"), unified into the program in one batch.
+//     ("⟦tofucue:12.0⟧"), unified into the program in one batch with
+//     the values of the data sources read while planning (carryReads).
 //  2. The program is evaluated once. An instance whose configuration is
 //     now concrete depends on exactly the markers found in it: those
 //     are its dependencies, read from the program itself. (Not one of a
-//     declaration whose instances cannot be listed there, as a count
-//     that waits for a list a read gives: its path holds only what the
-//     engine added at it.)
+//     declaration whose instances cannot be listed there, its count
+//     waiting for a value that has no marker: its path holds only what
+//     the engine added at it. The data sources read while planning are
+//     in the program already, see carryReads.)
 //  3. In dependency order, each such instance's markers are replaced by
 //     the values the provider gave, and the instance is applied with
 //     that configuration.
@@ -41,16 +43,25 @@ import (
 // apply pass starts again from the beginning without speculation, so
 // that the result is always that of gradual evaluation.
 func (p *planner) speculate(start cue.Value) cue.Value {
-	var marks fills
+	var marks, f fills
+	p.carryReads(start, &marks, &f)
+	carried := marks.n
 	for i, in := range p.instances {
+		if in.applied {
+			continue
+		}
 		for j, c := range in.shape.computed {
 			if (c.ty == cty.String || c.ty == cty.DynamicPseudoType) && !c.byDefault {
 				marks.add(c.path, ast.NewString(marker(i, j)))
 			}
 		}
 	}
-	if marks.empty() {
-		return start
+	if marks.n == carried {
+		// Nothing to speculate on.
+		if f.empty() {
+			return start
+		}
+		return f.apply(p.ctx, start)
 	}
 	spec := marks.apply(p.ctx, start)
 
@@ -59,11 +70,14 @@ func (p *planner) speculate(start cue.Value) cue.Value {
 	deps := make([][]int, n)
 	ok := make([]bool, n)
 	// Where a declaration's instances cannot be listed in spec (its
-	// count waits for a list that only a read gives), the values the
+	// count waits for a value that has no marker), the values the
 	// engine added at an instance's path are all that path holds: its
 	// configuration is not there to be read.
 	listable := map[int]bool{}
 	for i, in := range p.instances {
+		if in.applied {
+			continue
+		}
 		can, seen := listable[in.d.index]
 		if !seen {
 			can = true
@@ -105,7 +119,6 @@ func (p *planner) speculate(start cue.Value) cue.Value {
 			ready = append(ready, i)
 		}
 	}
-	var f fills
 	values := map[string]string{}
 	for len(ready) > 0 {
 		i := ready[0]
