@@ -164,23 +164,23 @@
 // Gradual evaluation costs one evaluation of the whole program per round,
 // and a chain of n resources takes n rounds: n² work where engine/hcl
 // evaluates each expression once (measured: a 1000-resource chain took
-// 34 s). The apply pass therefore first speculates (see speculate.go):
-// every computed string attribute is given a marker string naming it, the
-// program is evaluated once, and every instance whose configuration is
-// then concrete is applied in the order of the markers it holds, each
-// marker replaced by the value the provider gave; their values go in with
-// one unification and the rounds take the rest (configurations that use a
-// computed number, list or map, or a function of a marker that does not
-// evaluate). At the end every speculated instance's configuration in the
-// final program must be exactly what it was applied with; if one is not
-// (a function of a marker gave a value that substitution did not mend:
-// upper, substr, a comparison), the apply pass runs again from the start
-// without speculation. The result is always that of gradual evaluation.
+// 34 s). The apply pass therefore first speculates (see speculate.go).
 // The data sources read while planning are not read again: their
-// configuration was known then, so the read gives what it gave. Their
-// values go into both of the speculation's programs (checked at the end
-// as speculated instances are), so that a count that waits for one, as
-// the zones' names, can be listed there.
+// configuration was known then, so the read gives what it gave, and their
+// values go in first. Every computed string attribute is given a marker
+// string naming it, the program is evaluated once, and every instance
+// whose configuration is then concrete is applied in the order of the
+// markers it holds, each marker replaced by the value the provider gave.
+// What is left (configurations that use a computed number, list or map,
+// or a function of a marker that does not evaluate, as cidrsubnet) goes
+// round again with those values in the program and markers for the rest,
+// until a round applies nothing; gradual rounds take what is left then.
+// At the end every speculated (or carried) instance's configuration in
+// the final program must be exactly what it was applied with; if one is
+// not (a function of a marker gave a value that substitution did not
+// mend: upper, substr, a comparison), the apply pass runs again from the
+// start without speculation. The result is always that of gradual
+// evaluation.
 //
 // One evaluation costs more than the program's size suggests: CUE v0.17.1
 // shares a field's value with a reference to it only in some cases (the

@@ -215,6 +215,12 @@ func (f *fills) apply(ctx *cue.Context, v cue.Value) cue.Value {
 // started from, rather than each round's into the last round's program,
 // which the result would keep alive (with all that its evaluation made).
 func (f *fills) unifyInto(ctx *cue.Context, v cue.Value) cue.Value {
+	return unifyAll(ctx, v, f)
+}
+
+// unifyAll unifies everything added to each of fs into v, in one
+// unification, and keeps them.
+func unifyAll(ctx *cue.Context, v cue.Value, fs ...*fills) cue.Value {
 	var all cue.Value
 	with := func(x cue.Value) {
 		if all.Exists() {
@@ -222,19 +228,21 @@ func (f *fills) unifyInto(ctx *cue.Context, v cue.Value) cue.Value {
 		}
 		all = x
 	}
-	for _, pkg := range slices.Sorted(maps.Keys(f.roots)) {
-		var opts []cue.BuildOption
-		if pkg != "" {
-			opts = append(opts, cue.ImportPath(pkg))
+	for _, f := range fs {
+		for _, pkg := range slices.Sorted(maps.Keys(f.roots)) {
+			var opts []cue.BuildOption
+			if pkg != "" {
+				opts = append(opts, cue.ImportPath(pkg))
+			}
+			with(ctx.BuildExpr(f.roots[pkg].expr(), opts...))
 		}
-		with(ctx.BuildExpr(f.roots[pkg].expr(), opts...))
-	}
-	for _, o := range f.other {
-		x := o.val
-		if o.x != nil {
-			x = ctx.BuildExpr(o.x)
+		for _, o := range f.other {
+			x := o.val
+			if o.x != nil {
+				x = ctx.BuildExpr(o.x)
+			}
+			with(ctx.CompileString("_").FillPath(o.path, x))
 		}
-		with(ctx.CompileString("_").FillPath(o.path, x))
 	}
 	if all.Exists() {
 		v = v.Unify(all)

@@ -436,11 +436,11 @@ func (p *planner) applyPass() {
 // carryReads gives the apply pass the data sources read while planning.
 // Their configuration was wholly known then, so it is the same at apply
 // and so is what the provider reads: each is applied with the value it
-// was planned with, its values added to every fills given (the
-// speculation's two programs), so that a declaration whose count waits
-// for one of them (the zones' names) can be listed at once. As a
+// was planned with, its values added to f before anything else is
+// applied, so that a declaration whose count waits for one of them (the
+// zones' names) can be listed in the speculation's first program. As a
 // speculated instance, each is checked against the final program.
-func (p *planner) carryReads(start cue.Value, fs ...*fills) {
+func (p *planner) carryReads(start cue.Value, f *fills) {
 	for _, in := range p.instances {
 		if in.d.mode != config.DataMode || in.rec == nil || in.rec.Action != plan.NoOp {
 			continue
@@ -451,9 +451,7 @@ func (p *planner) carryReads(start cue.Value, fs ...*fills) {
 		in.rec.Applied = in.rec.Planned
 		in.speculative = in.plannedCfg
 		p.stats.carried++
-		for _, f := range fs {
-			p.fillApplied(start, in, in.plannedCfg, val, f)
-		}
+		p.fillApplied(start, in, in.plannedCfg, val, f)
 	}
 }
 

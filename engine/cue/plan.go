@@ -173,8 +173,9 @@ type stats struct {
 	speculated, rounds int
 	fellBack           bool
 	// carried is the number of data sources read while planning whose
-	// values the apply pass took as they were (see carryReads).
-	carried int
+	// values the apply pass took as they were (see carryReads), and
+	// specRounds the number of the speculation's evaluations.
+	carried, specRounds int
 	// replans is how many times the plan ran again for a dependency
 	// the graph missed; shapeRounds is how many rounds planner.schemas
 	// took, and movedDecls how many declarations it left to the plan

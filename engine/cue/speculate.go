@@ -16,24 +16,27 @@ import (
 // expression once. speculate applies, in one evaluation, every instance
 // whose configuration depends on the others only by copying their string
 // attributes (ids, names, ARNs; also inside interpolations), which is
-// most of them:
+// most of them, and repeats that for what is left:
 //
-//  1. Every computed string attribute of every other instance gets a marker,
-//     a string that names the instance and the attribute
+//  1. Every computed string attribute of every instance not applied yet
+//     gets a marker, a string that names the instance and the attribute
 //     ("⟦tofucue:12.0⟧"), unified into the program in one batch with
-//     the values of the data sources read while planning (carryReads).
+//     the values applied so far (at first, those of the data sources
+//     read while planning: carryReads).
 //  2. The program is evaluated once. An instance whose configuration is
 //     now concrete depends on exactly the markers found in it: those
 //     are its dependencies, read from the program itself. (Not one of a
 //     declaration whose instances cannot be listed there, its count
 //     waiting for a value that has no marker: its path holds only what
-//     the engine added at it. The data sources read while planning are
-//     in the program already, see carryReads.)
+//     the engine added at it.)
 //  3. In dependency order, each such instance's markers are replaced by
 //     the values the provider gave, and the instance is applied with
 //     that configuration.
-//  4. The applied values of all of them are unified into the program
-//     at once; the rest are left to the gradual rounds.
+//  4. What is left (configurations that use a computed number or list,
+//     or a function of a computed string, as cidrsubnet of the VPC's
+//     IPv6 block) goes round again, the values of this round in the
+//     program, until a round applies nothing; the gradual rounds take
+//     what is left then (a cycle, a timestamp).
 //
 // A marker is not the value it stands for: a function of it (upper,
 // length, a comparison) gives something that substitution does not
@@ -43,28 +46,42 @@ import (
 // apply pass starts again from the beginning without speculation, so
 // that the result is always that of gradual evaluation.
 func (p *planner) speculate(start cue.Value) cue.Value {
-	var marks, f fills
-	p.carryReads(start, &marks, &f)
-	carried := marks.n
-	for i, in := range p.instances {
-		if in.applied {
-			continue
-		}
-		for j, c := range in.shape.computed {
-			if (c.ty == cty.String || c.ty == cty.DynamicPseudoType) && !c.byDefault {
-				marks.add(c.path, ast.NewString(marker(i, j)))
+	var f fills
+	p.carryReads(start, &f)
+	values := map[string]string{}
+	for {
+		var marks fills
+		for i, in := range p.instances {
+			if in.applied {
+				continue
+			}
+			for j, c := range in.shape.computed {
+				if (c.ty == cty.String || c.ty == cty.DynamicPseudoType) && !c.byDefault {
+					marks.add(c.path, ast.NewString(marker(i, j)))
+				}
 			}
 		}
-	}
-	if marks.n == carried {
-		// Nothing to speculate on.
-		if f.empty() {
-			return start
+		if marks.empty() {
+			// Nothing to speculate on.
+			break
 		}
-		return f.apply(p.ctx, start)
+		spec := unifyAll(p.ctx, start, &f, &marks)
+		p.stats.specRounds++
+		if p.speculateRound(start, spec, &f, values) == 0 {
+			break
+		}
 	}
-	spec := marks.apply(p.ctx, start)
+	if f.empty() {
+		return start
+	}
+	return f.apply(p.ctx, start)
+}
 
+// speculateRound applies the instances whose configuration in spec, the
+// program with markers, is concrete but for them, in the order of the
+// markers, adding their values to f; it returns how many it applied.
+// values holds the applied values of the markers, for all rounds.
+func (p *planner) speculateRound(start, spec cue.Value, f *fills, values map[string]string) int {
 	n := len(p.instances)
 	cfgs := make([]cty.Value, n)
 	deps := make([][]int, n)
@@ -103,7 +120,7 @@ func (p *planner) speculate(start cue.Value) cue.Value {
 
 	// Kahn's algorithm over the markers: an instance is applied after the
 	// instances whose markers it holds; one that depends on an instance
-	// left to the gradual rounds is left to them too.
+	// that cannot be applied in this round waits for the next.
 	users := make([][]int, n)
 	waiting := make([]int, n)
 	var ready []int
@@ -119,7 +136,7 @@ func (p *planner) speculate(start cue.Value) cue.Value {
 			ready = append(ready, i)
 		}
 	}
-	values := map[string]string{}
+	applied := 0
 	for len(ready) > 0 {
 		i := ready[0]
 		ready = ready[1:]
@@ -128,9 +145,10 @@ func (p *planner) speculate(start cue.Value) cue.Value {
 		if !good {
 			continue
 		}
-		p.applyInstance(start, in, cfg, &f)
+		p.applyInstance(start, in, cfg, f)
 		in.speculative = cfg
 		p.stats.speculated++
+		applied++
 		if in.appliedValue == cty.NilVal {
 			// The provider failed (reported): nothing to build on.
 			continue
@@ -143,7 +161,7 @@ func (p *planner) speculate(start cue.Value) cue.Value {
 		}
 		p.recordMarkers(i, in, values)
 	}
-	return f.apply(p.ctx, start)
+	return applied
 }
 
 // recordMarkers keeps the applied values of an instance's computed string
