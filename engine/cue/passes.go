@@ -212,10 +212,11 @@ func (p *planner) planPass() {
 		if len(pending) > 0 && (partial || slices.ContainsFunc(pending, func(on int) bool { return p.dependsOn(d.index, on) })) {
 			cur, applied, pending = f.unifyInto(p.ctx, p.typed), f.n, nil
 			p.stats.planEvals++
-			if partial && p.expandReady(cur, pos, &f) {
-				cur, applied = f.unifyInto(p.ctx, p.typed), f.n
-				p.stats.planEvals++
-				insts, expanded = p.expanded[d.index]
+			if partial {
+				if next, ok := p.expandReady(cur, pos, &f); ok {
+					cur, applied = next, f.n
+					insts, expanded = p.expanded[d.index]
+				}
 			}
 		}
 		if len(pending) > 0 {
@@ -272,10 +273,12 @@ func (p *planner) planPass() {
 // subnets of six kinds, each waiting for the zones read, then their route
 // tables and associations); none of them depends on another, so none has
 // a reference to another's shape to miss. The shapes are checked as
-// schemas checks them: a declaration whose instances change once all are
-// added is left to its turn. It reports whether it expanded any, and
-// does nothing where fewer than two can be expanded.
-func (p *planner) expandReady(cur cue.Value, pos int, f *fills) bool {
+// schemas checks them, in cur with all of them: a declaration whose
+// instances change once all are added is left to its turn. When it
+// expanded any it returns the program with f's values and reports true:
+// the one the check evaluated when it kept them all. It does nothing
+// where fewer than two can be expanded.
+func (p *planner) expandReady(cur cue.Value, pos int, f *fills) (cue.Value, bool) {
 	planned := make([]bool, len(p.resources))
 	for _, i := range p.order[:pos] {
 		planned[i] = true
@@ -299,11 +302,11 @@ func (p *planner) expandReady(cur cue.Value, pos int, f *fills) bool {
 		byDecl[i] = ins
 	}
 	if len(decls) < 2 {
-		return false
+		return cue.Value{}, false
 	}
 	typed := shapeFills(insts, nil).apply(p.ctx, cur)
 	p.stats.planEvals++
-	found := false
+	kept := 0
 	for _, i := range decls {
 		d, ins := p.resources[i], byDecl[i]
 		if d.multi {
@@ -316,9 +319,16 @@ func (p *planner) expandReady(cur cue.Value, pos int, f *fills) bool {
 			in.shape.addTo(f)
 			in.shapeAdded = true
 		}
-		found = true
+		kept++
 	}
-	return found
+	switch kept {
+	case 0:
+		return cue.Value{}, false
+	case len(decls):
+		return typed, true
+	}
+	p.stats.planEvals++
+	return f.unifyInto(p.ctx, p.typed), true
 }
 
 // planInstance plans one instance as engine/hcl does: the configuration
