@@ -27,6 +27,10 @@ func TestFormatAtEvaluation(t *testing.T) {
 		`format("%s=%d", var.args...)`,
 		`format("${var.name}-%s-%d", var.args...)`,
 		`format("%v", var.num)`,
+		`format("${var.name}:%s:%s:%s", "a", 2.5, false)`,
+		`format("${var.name}%s%s", "", 10)`,
+		`format("%s${var.name}%s", var.args...)`,
+		`format("${var.name}-%s-%%s", "a")`,
 		`formatlist(var.idx, var.azs, "z")`,
 		`formatlist("${var.name}-%s", var.azs)`,
 		`[for v in ["%v:*", "%v:*:*"] : format(v, var.name)]`,
@@ -43,6 +47,11 @@ func TestFormatAtEvaluation(t *testing.T) {
 		`format("%d", var.name)`,
 		`format("${var.name}%z", 1)`,
 		`format("${var.name}%s", null)`,
+		`format("${var.name}-%s", "a", "b")`,
+		`format("${var.name}-%s-%s", "a")`,
+		`format(var.name, "a")`,
+		`format("${var.name}%s", [1])`,
+		`format("${var.name}%s%", 1)`,
 	} {
 		t.Run(expr, func(t *testing.T) {
 			w := &withInputs{expr: expr, vars: vars}
