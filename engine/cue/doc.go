@@ -168,7 +168,9 @@
 // The data sources read while planning are not read again: their
 // configuration was known then, so the read gives what it gave, and their
 // values go in first. Every computed string attribute is given a marker
-// string naming it, the program is evaluated once, and every instance
+// string naming it, the program is evaluated once (with the shapes and
+// those values: the starting program is not evaluated on its own), and
+// every instance
 // whose configuration is then concrete is applied in the order of the
 // markers it holds, each marker replaced by the value the provider gave.
 // What is left (configurations that use a computed number, list or map,

@@ -417,19 +417,24 @@ func (p *planner) request(in *instance, cfg cty.Value) mock.Request {
 // timestamp, a uuid): they are applied as they are, as engine/hcl applies
 // a configuration that is still unknown. When there is no candidate at
 // all, the remaining instances wait on each other: each is reported.
+//
+// The program starts as the typed one with the shapes of the instances
+// that schemas did not type (found in the plan pass); speculation
+// evaluates it with its first markers, and the start alone is evaluated
+// only where speculation has nothing to do or guessed wrong.
 func (p *planner) applyPass() {
-	var f fills
+	var shapes fills
 	for _, in := range p.instances {
 		if _, typed := p.shapes[in.path.String()]; !typed {
-			in.shape.addTo(&f)
+			in.shape.addTo(&shapes)
 		}
 	}
-	start := f.apply(p.ctx, p.typed)
-	cur := p.gradual(p.speculate(start))
+	cur := p.gradual(p.speculate(&shapes))
 	if p.verify(cur) {
 		p.finish(cur)
 		return
 	}
+	start := p.applyEval(p.typed, &shapes)
 	// The speculation guessed wrong somewhere: apply again without it.
 	p.stats.fellBack = true
 	for _, in := range p.instances {
@@ -443,14 +448,26 @@ func (p *planner) applyPass() {
 	p.finish(p.gradual(start))
 }
 
+// applyEval is unifyAll for the apply pass, which counts the
+// evaluations: none where nothing was added.
+func (p *planner) applyEval(v cue.Value, fs ...*fills) cue.Value {
+	if !slices.ContainsFunc(fs, func(f *fills) bool { return !f.empty() }) {
+		return v
+	}
+	p.stats.applyEvals++
+	return unifyAll(p.ctx, v, fs...)
+}
+
 // carryReads gives the apply pass the data sources read while planning.
 // Their configuration was wholly known then, so it is the same at apply
 // and so is what the provider reads: each is applied with the value it
 // was planned with, its values added to f before anything else is
 // applied, so that a declaration whose count waits for one of them (the
 // zones' names) can be listed in the speculation's first program. As a
-// speculated instance, each is checked against the final program.
-func (p *planner) carryReads(start cue.Value, f *fills) {
+// speculated instance, each is checked against the final program. The
+// program planned is where their values were added while planning, so
+// it decides again which of them the program takes (fillComputed).
+func (p *planner) carryReads(f *fills) {
 	for _, in := range p.instances {
 		if in.d.mode != config.DataMode || in.rec == nil || in.rec.Action != plan.NoOp {
 			continue
@@ -461,7 +478,7 @@ func (p *planner) carryReads(start cue.Value, f *fills) {
 		in.rec.Applied = in.rec.Planned
 		in.speculative = in.plannedCfg
 		p.stats.carried++
-		p.fillApplied(start, in, in.plannedCfg, val, f)
+		p.fillApplied(p.planned, in, in.plannedCfg, val, f)
 	}
 }
 
@@ -597,7 +614,7 @@ func (p *planner) gradual(base cue.Value) cue.Value {
 		}
 		pending = slices.DeleteFunc(pending, func(in *instance) bool { return in.applied })
 		if f.n > applied {
-			cur, applied = f.unifyInto(p.ctx, base), f.n
+			cur, applied = p.applyEval(base, &f), f.n
 		}
 		p.stats.rounds++
 	}

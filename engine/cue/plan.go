@@ -182,8 +182,9 @@ type stats struct {
 	// pass because the completed program changed their instances.
 	replans, shapeRounds, movedDecls int
 	// planEvals is how many times the plan pass evaluated the program
-	// with the values it added (in the last run).
-	planEvals int
+	// with the values it added (in the last run), applyEvals how many
+	// times the apply pass did.
+	planEvals, applyEvals int
 }
 
 func (p *planner) report(diags ...*hcl.Diagnostic) {

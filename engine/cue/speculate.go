@@ -45,9 +45,13 @@ import (
 // configuration it was applied with (verify). When one differs, the
 // apply pass starts again from the beginning without speculation, so
 // that the result is always that of gradual evaluation.
-func (p *planner) speculate(start cue.Value) cue.Value {
+//
+// The program is the typed one with shapes, the types of the instances
+// that schemas did not type; the result is that program with the values
+// applied.
+func (p *planner) speculate(shapes *fills) cue.Value {
 	var f fills
-	p.carryReads(start, &f)
+	p.carryReads(&f)
 	values := map[string]string{}
 	for {
 		var marks fills
@@ -65,23 +69,23 @@ func (p *planner) speculate(start cue.Value) cue.Value {
 			// Nothing to speculate on.
 			break
 		}
-		spec := unifyAll(p.ctx, start, &f, &marks)
+		spec := p.applyEval(p.typed, shapes, &f, &marks)
 		p.stats.specRounds++
-		if p.speculateRound(start, spec, &f, values) == 0 {
+		if p.speculateRound(spec, &f, values) == 0 {
 			break
 		}
 	}
-	if f.empty() {
-		return start
-	}
-	return f.apply(p.ctx, start)
+	return p.applyEval(p.typed, shapes, &f)
 }
 
 // speculateRound applies the instances whose configuration in spec, the
 // program with markers, is concrete but for them, in the order of the
 // markers, adding their values to f; it returns how many it applied.
-// values holds the applied values of the markers, for all rounds.
-func (p *planner) speculateRound(start, spec cue.Value, f *fills, values map[string]string) int {
+// values holds the applied values of the markers, for all rounds. spec
+// is also the program that decides which of the provider's values the
+// program takes (fillComputed): markers stand only for attributes that
+// are not null by default, the ones it looks at.
+func (p *planner) speculateRound(spec cue.Value, f *fills, values map[string]string) int {
 	n := len(p.instances)
 	cfgs := make([]cty.Value, n)
 	deps := make([][]int, n)
@@ -145,7 +149,7 @@ func (p *planner) speculateRound(start, spec cue.Value, f *fills, values map[str
 		if !good {
 			continue
 		}
-		p.applyInstance(start, in, cfg, f)
+		p.applyInstance(spec, in, cfg, f)
 		in.speculative = cfg
 		p.stats.speculated++
 		applied++

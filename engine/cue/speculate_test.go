@@ -13,8 +13,8 @@ import (
 // is the HCL side's in every case.
 func TestSpeculation(t *testing.T) {
 	type counts struct {
-		speculated, carried, specRounds, rounds int
-		fellBack                                bool
+		speculated, carried, specRounds, rounds, evals int
+		fellBack                                       bool
 	}
 	for _, c := range []struct {
 		name, src string
@@ -35,7 +35,7 @@ resource "aws_instance" "c" {
   tags      = { (aws_subnet.b.id) = aws_vpc.a.id }
 }
 `,
-			want: counts{speculated: 3, specRounds: 1},
+			want: counts{speculated: 3, specRounds: 1, evals: 2},
 		},
 		{
 			// substr of a marker is a piece of it, which substitution
@@ -53,7 +53,7 @@ resource "aws_instance" "c" {
   subnet_id = aws_subnet.b.id
 }
 `,
-			want: counts{speculated: 3, specRounds: 1, rounds: 3, fellBack: true},
+			want: counts{speculated: 3, specRounds: 1, rounds: 3, evals: 5, fellBack: true},
 		},
 		{
 			// A number has no marker: the subnet waits for the second
@@ -71,7 +71,7 @@ resource "aws_instance" "c" {
   subnet_id = aws_subnet.b.id
 }
 `,
-			want: counts{speculated: 3, specRounds: 2},
+			want: counts{speculated: 3, specRounds: 2, evals: 3},
 		},
 		{
 			// cidrsubnet of a marker is an error: the subnet waits for
@@ -92,14 +92,16 @@ resource "aws_route_table_association" "c" {
   subnet_id = aws_subnet.b[count.index].id
 }
 `,
-			want: counts{speculated: 5, specRounds: 2},
+			want: counts{speculated: 5, specRounds: 2, evals: 3},
 		},
 		{
 			// The subnets' count waits for the zones' names, a list,
 			// which has no marker. The read's configuration was known
 			// while planning, so the apply pass takes its value as it
 			// was read (carried); the subnets can then be listed and
-			// are speculated with the VPC, in one round.
+			// are speculated with the VPC, in one round. Their shapes,
+			// found in the plan pass, go into that round's program: two
+			// evaluations in all, that one and the final one.
 			name: "count from a read",
 			src: `
 data "aws_availability_zones" "z" {}
@@ -112,7 +114,7 @@ resource "aws_subnet" "s" {
   availability_zone = data.aws_availability_zones.z.names[count.index]
 }
 `,
-			want: counts{speculated: 2, carried: 1, specRounds: 1},
+			want: counts{speculated: 2, carried: 1, specRounds: 1, evals: 2},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -120,7 +122,7 @@ resource "aws_subnet" "s" {
 			b := planBoth(t, dir, inputs.Sources{}, nil)
 			requireEqual(t, b)
 			s := b.stats
-			got := counts{speculated: s.speculated, carried: s.carried, specRounds: s.specRounds, rounds: s.rounds, fellBack: s.fellBack}
+			got := counts{speculated: s.speculated, carried: s.carried, specRounds: s.specRounds, rounds: s.rounds, evals: s.applyEvals, fellBack: s.fellBack}
 			if got != c.want {
 				t.Errorf("got %+v, want %+v", got, c.want)
 			}
