@@ -43,3 +43,28 @@ func TestCoreFunctionsSameAsOpenTofu(t *testing.T) {
 		t.Run(expr, func(t *testing.T) { checkSameAsOpenTofu(t, expr) })
 	}
 }
+
+// TestMergeArguments checks merge's arguments that are not maps as
+// OpenTofu takes them: null is skipped, a list or a string is an error.
+func TestMergeArguments(t *testing.T) {
+	vars := map[string]string{
+		"m":    `{a = 1, b = 2}`,
+		"none": `null`,
+		"l":    `["x"]`,
+		"s":    `"x"`,
+	}
+	for _, c := range []struct {
+		expr    string
+		wantErr bool
+	}{
+		{`merge(var.m, var.none, {b = 3})`, false},
+		{`merge(var.none, var.m)`, false},
+		{`merge(var.m, var.l)`, true},
+		{`merge(var.s, var.m)`, true},
+	} {
+		t.Run(c.expr, func(t *testing.T) {
+			w := &withInputs{expr: c.expr, vars: vars}
+			w.check(t, c.wantErr)
+		})
+	}
+}
