@@ -170,8 +170,9 @@ func (c *converter) dynamic(b *hclsyntax.Block) ast.Expr {
 // to the value the engine unifies in (see package engine/cue: it takes an
 // attribute that is null only by default for one the provider decides,
 // and any other for null). The nulls rewritten are those the argument's
-// value may be: the value itself, and the results of conditionals (and
-// of try, written like them) inside it.
+// value may be: the value itself, and the results of conditionals and of
+// try inside it (the guarded elements of [...][0], and the last one,
+// try's fallback).
 func nullByDefault(x ast.Expr) ast.Expr {
 	switch x := x.(type) {
 	case *ast.BasicLit:
@@ -185,9 +186,15 @@ func nullByDefault(x ast.Expr) ast.Expr {
 		if !ok {
 			break
 		}
-		for _, el := range l.Elts {
+		for i, el := range l.Elts {
 			comp, ok := el.(*ast.Comprehension)
-			if !ok || !onlyIfs(comp.Clauses) {
+			if !ok {
+				if i == len(l.Elts)-1 {
+					l.Elts[i] = nullByDefault(el)
+				}
+				continue
+			}
+			if !onlyIfs(comp.Clauses) {
 				continue
 			}
 			if s, ok := comp.Value.(*ast.StructLit); ok && len(s.Elts) == 1 {

@@ -14,7 +14,7 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, if (*a | 'error') == 'error' {b}][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (`tofu.#unknown`), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, b][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (`tofu.#unknown`), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
 	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see tofu.#unknown); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", result: kindBool, conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
@@ -107,10 +107,7 @@ func convTry(cl *call) ast.Expr {
 		default:
 			// a is known while planning, or of a kind with no type to
 			// stand for it.
-			x = index(list(
-				&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.NEQ)}}, Value: embed(a)},
-				&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.EQL)}}, Value: embed(x)},
-			), intLit(0))
+			x = firstOr(a, x)
 		}
 	}
 	return x
@@ -165,12 +162,23 @@ func pendingOf(kinds []kind) ast.Expr {
 	return nil
 }
 
-// orElse is a, or b where a is an error:
+// firstOr is a, or b where a is an error:
 //
-//	[if C {a}, if !C {b}][0]
+//	[if C {a}, b][0]
 //
-// where C is evaluates(a) (and !C its negation). While a is not known
-// yet, C is not, and neither is the result: it is an incomplete error.
+// where C is evaluates(a). While a is not known yet, C is not, and
+// neither is the list nor the result: it is an incomplete error, never b.
+// Each test of a evaluates a again (CUE v0.17.1), so a is tested once;
+// b, the list's last element, is evaluated only where it is taken.
+func firstOr(a, b ast.Expr) ast.Expr {
+	return index(list(
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.NEQ)}}, Value: embed(a)},
+		b,
+	), intLit(0))
+}
+
+// orElse is firstOr(a, b), but while a is not known yet, where that is
+// an incomplete error.
 // A try around this one would take that for an error, and so take its
 // own fallback where OpenTofu's result is unknown: try(module.m.arn, x),
 // where the module's output is try(r[0].arn, "") (s3-bucket/examples/
@@ -178,31 +186,23 @@ func pendingOf(kinds []kind) ast.Expr {
 // the try's type where its kind is a scalar one (see pendingOf and
 // scalarPending), a value not known yet:
 //
-//	[if (C) == _|_ {string}, if (C) != _|_ if C {a}, if (C) != _|_ if !C {b}][0]
+//	[if (C) == _|_ {string}, [if C {a}, b][0]][0]
 //
 // C is never an error of its own, only incomplete while a is not known
-// yet, so C == _|_ says exactly that. Only a scalar type will do: CUE
+// yet, so C == _|_ says exactly that. The inner list is incomplete then,
+// but it is not the element taken. Only a scalar type will do: CUE
 // takes an open list or struct for an empty one (len([...]) is 0), so
 // that a function of [...] or _ would be known, and wrong, where the
 // incomplete error leaves it unknown; and the engine takes an argument
 // that admits null for one the provider may decide, where this one is
 // the configuration's.
 func orElse(a, b, pending ast.Expr) ast.Expr {
-	// (C) == _|_ and (C) != _|_, parenthesized for the reader: the
-	// operators have the same precedence and would group the same way.
-	told := func(op token.Token) ast.Expr {
-		return &ast.BinaryExpr{X: &ast.ParenExpr{X: evaluates(a, token.NEQ)}, Op: op, Y: &ast.BottomLit{}}
-	}
-	when := func(cond, x ast.Expr) ast.Expr {
-		return &ast.Comprehension{Clauses: []ast.Clause{
-			&ast.IfClause{Condition: told(token.NEQ)},
-			&ast.IfClause{Condition: cond},
-		}, Value: embed(x)}
-	}
+	// (C) == _|_, parenthesized for the reader: the operators have the
+	// same precedence and would group the same way.
+	unknown := &ast.BinaryExpr{X: &ast.ParenExpr{X: evaluates(a, token.NEQ)}, Op: token.EQL, Y: &ast.BottomLit{}}
 	return index(list(
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: told(token.EQL)}}, Value: embed(pending)},
-		when(evaluates(a, token.NEQ), a),
-		when(evaluates(a, token.EQL), b),
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: unknown}}, Value: embed(pending)},
+		firstOr(a, b),
 	), intLit(0))
 }
 
