@@ -314,27 +314,22 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 // (the call's args.NAME, a comprehension's variable), which costs nothing
 // to repeat. For a string:
 //
-//	[if [x & string] != _|_ if (x & null) == _|_ {x & string},
-//		if !([x & string] != _|_ && (x & null) == _|_) {(tofu.#tostring & {#args: [x]}).out}][0]
+//	[if [x & string] != _|_ if (x & null) == _|_ {x & string}, (tofu.#tostring & {#args: [x]}).out][0]
 //
+// The conversion, the list's last element, is evaluated only where it is
+// taken; while a test is not known, neither is the list nor the result.
 // The library's conversions take the same path first, but a definition's
 // instance costs far more than the expression: with CUE v0.17.1, every
 // reference to the argument inside the module evaluates the call again,
 // and a list of zone names passed to the vpc module made its subnets'
 // evaluation cost 1.7 times as much through the call as through this.
 func (c *converter) argScalar(x ast.Expr, typ, fn string) ast.Expr {
-	isType := func() ast.Expr {
-		return &ast.BinaryExpr{X: list(binary(token.AND, x, ident(typ))), Op: token.NEQ, Y: &ast.BottomLit{}}
-	}
+	isType := &ast.BinaryExpr{X: list(binary(token.AND, x, ident(typ))), Op: token.NEQ, Y: &ast.BottomLit{}}
 	fast := &ast.Comprehension{
-		Clauses: []ast.Clause{&ast.IfClause{Condition: isType()}, &ast.IfClause{Condition: cannotBeNull(x)}},
+		Clauses: []ast.Clause{&ast.IfClause{Condition: isType}, &ast.IfClause{Condition: cannotBeNull(x)}},
 		Value:   embed(binary(token.AND, x, ident(typ))),
 	}
-	slow := &ast.Comprehension{
-		Clauses: []ast.Clause{&ast.IfClause{Condition: not(binary(token.LAND, isType(), cannotBeNull(x)))}},
-		Value:   embed(c.lib(fn, x)),
-	}
-	return index(list(fast, slow), intLit(0))
+	return index(list(fast, c.lib(fn, x)), intLit(0))
 }
 
 // conform is x, a module argument given to a variable of type t,
