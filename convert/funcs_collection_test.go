@@ -23,6 +23,7 @@ func TestCollectionFunctionsSameAsOpenTofu(t *testing.T) {
 		`compact(["a", "", null, "b"])`,
 		`compact([])`,
 		`compact([1, "", "x"])`,
+		`compact(["a", true, 1.5, null, "", "b"])`,
 		`contains(["a", "b"], "b")`,
 		`contains(["a", "b"], "c")`,
 		`contains([1, 2, 3], 2)`,

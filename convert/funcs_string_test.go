@@ -69,6 +69,7 @@ func TestStringFunctionsSameAsOpenTofu(t *testing.T) {
 		`join("", [])`,
 		`join("-", ["a"], ["b", "c"])`,
 		`join(",", [1, 2.5, true])`,
+		`join("-", ["a", 1], [false, "b"])`,
 		`split(",", "a,b,,c")`,
 		`split(",", "")`,
 		`split("", "abc")`,
