@@ -199,6 +199,13 @@
 // from _arg, a string, number or bool argument is taken as it is where
 // no conversion is needed (see convert/modules.go), and a call an
 // instance makes more than once is made once, in a let (convert/share.go).
+// For the same reason try, merge and a module argument's conversion test
+// each value once where they can, a fallback is the last element of a
+// list, evaluated only where it is taken, and the library takes the
+// common cases without instances of other definitions (a format string
+// whose only verbs are %s, cidrsubnet through CUE's net builtins, a
+// string that is already one): in terraform-aws-vpc's complete example
+// these took verify from 12.3 s to about 5 s.
 //
 // After each pass, outputs (@output; sensitive when its attribute says
 // so) are decoded from the program, preconditions and postconditions
