@@ -204,8 +204,8 @@
 // list, evaluated only where it is taken, and the library takes the
 // common cases without instances of other definitions (a format string
 // whose only verbs are %s, cidrsubnet through CUE's net builtins, a
-// string that is already one): in terraform-aws-vpc's complete example
-// these took verify from 12.3 s to about 5 s.
+// string that is already one): they cut the time of verify on
+// terraform-aws-vpc's complete example to a third.
 //
 // After each pass, outputs (@output; sensitive when its attribute says
 // so) are decoded from the program, preconditions and postconditions
