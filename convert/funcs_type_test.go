@@ -12,6 +12,9 @@ func TestTypeFunctionsSameAsOpenTofu(t *testing.T) {
 		`tonumber("42")`,
 		`tonumber("-1.25e2")`,
 		`tonumber("007")`,
+		`tonumber("+5")`,
+		`tonumber("-42")`,
+		`tonumber("123456789012345678901234567890")`,
 		`tonumber(".5")`,
 		`tonumber(null)`,
 		`tostring("a")`,
@@ -39,5 +42,21 @@ func TestTypeFunctionsSameAsOpenTofu(t *testing.T) {
 		`join(",", toset(["b", "a"]))`,
 	} {
 		t.Run(expr, func(t *testing.T) { checkSameAsOpenTofu(t, expr) })
+	}
+}
+
+// TestToNumberErrors checks strings that are not decimal numbers: CUE
+// rejects them as OpenTofu does, strconv.Atoi's forms (underscores, a
+// base prefix) included.
+func TestToNumberErrors(t *testing.T) {
+	for _, expr := range []string{
+		`tonumber("1_000")`,
+		`tonumber("0x10")`,
+		`tonumber(" 5")`,
+		`tonumber("5 ")`,
+		`tonumber("")`,
+		`tonumber("-")`,
+	} {
+		t.Run(expr, func(t *testing.T) { checkErrorLikeOpenTofu(t, expr) })
 	}
 }
