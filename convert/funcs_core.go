@@ -177,12 +177,11 @@ func firstOr(a, b ast.Expr) ast.Expr {
 	), intLit(0))
 }
 
-// orElse is firstOr(a, b), but while a is not known yet, where that is
-// an incomplete error.
-// A try around this one would take that for an error, and so take its
-// own fallback where OpenTofu's result is unknown: try(module.m.arn, x),
-// where the module's output is try(r[0].arn, "") (s3-bucket/examples/
-// directory-bucket). So while a is not known yet, the result is pending,
+// orElse is firstOr(a, b), but for the time a is not known yet: then
+// firstOr's result is an incomplete error, and a try around this one
+// would take that for an error, and so take its own fallback where
+// OpenTofu's result is unknown: try(module.m.arn, x), where the module's
+// output is try(r[0].arn, "") (s3-bucket/examples/directory-bucket). So while a is not known yet, the result is pending,
 // the try's type where its kind is a scalar one (see pendingOf and
 // scalarPending), a value not known yet:
 //
