@@ -170,9 +170,9 @@
 // values go in first. Every computed string attribute is given a marker
 // string naming it, the program is evaluated once (with the shapes and
 // those values: the starting program is not evaluated on its own), and
-// every instance
-// whose configuration is then concrete is applied in the order of the
-// markers it holds, each marker replaced by the value the provider gave.
+// every instance whose configuration is then concrete is applied in the
+// order of the markers it holds, each marker replaced by the value the
+// provider gave.
 // What is left (configurations that use a computed number, list or map,
 // or a function of a marker that does not evaluate, as cidrsubnet) goes
 // round again with those values in the program and markers for the rest,

@@ -84,7 +84,8 @@ func (p *planner) speculate(shapes *fills) cue.Value {
 // values holds the applied values of the markers, for all rounds. spec
 // is also the program that decides which of the provider's values the
 // program takes (fillComputed): markers stand only for attributes that
-// are not null by default, the ones it looks at.
+// are not null by default, and fillComputed looks only at those that
+// are.
 func (p *planner) speculateRound(spec cue.Value, f *fills, values map[string]string) int {
 	n := len(p.instances)
 	cfgs := make([]cty.Value, n)
