@@ -98,7 +98,7 @@ type converter struct {
 	// localsUnknown caches localMayBeUnknown.
 	localsUnknown map[string]bool
 	// inUnknown is set while the parts of a template or call that
-	// orUnknown writes are converted: it alone needs the test.
+	// unknownScope guards are converted: it alone needs the guard.
 	inUnknown bool
 
 	// consts evaluate expressions when converting (see constValue).

@@ -120,8 +120,11 @@
 //
 // A value not known while planning is its CUE type (string), and a
 // template or a string function that reads one, which CUE's
-// interpolation or builtin makes an incomplete error, is written with
-// tofu.#unknown beside it, "\(x)-logs" | (tofu.#unknown & {#args: [x]}).out,
+// interpolation or builtin makes an incomplete error, is written with a
+// guard beside it that is string while x is a type,
+//
+//	"\(x)-logs" | [if x == _|_ if [(*x | 'error') & tofu.#scalar] != _|_ {string}][0]
+//
 // so that it is string too: try and can take an incomplete error for an
 // error, as they must for an attribute an object lacks (see unknown.go).
 // Only expressions that may read a value not known yet have it: those of
@@ -170,7 +173,7 @@
 //   - base64sha512 (CUE standard library): `base64.Encode(null, sha512.Sum512(s))`
 //   - basename (CUE standard library): `path.Base(p, path.Unix)`
 //   - bcrypt (unknown at plan): `string`: a random salt makes every hash different
-//   - can (CUE expression): `(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see tofu.#unknown); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not
+//   - can (CUE expression): `(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not
 //   - ceil (CUE standard library): `math.Ceil(x)`
 //   - chomp (tofu library): `tofu.#chomp`: the newlines (\n, \r\n, \r) at the end removed
 //   - chunklist (tofu library): `tofu.#chunklist`: lists of at most size elements; size 0 is the whole list as one chunk
@@ -268,7 +271,7 @@
 //   - trimprefix (CUE standard library): `strings.TrimPrefix(s, prefix)`
 //   - trimspace (CUE standard library): `strings.TrimSpace(s)`
 //   - trimsuffix (CUE standard library): `strings.TrimSuffix(s, suffix)`
-//   - try (CUE expression): the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, b][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (`tofu.#unknown`), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown
+//   - try (CUE expression): the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, b][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (the converter's unknownGuard), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown
 //   - type (not converted): only for tofu console; a type is not a value in a module
 //   - upper (CUE standard library): `strings.ToUpper(s)`
 //   - urldecode (CUE standard library): `net.QueryUnescape(s)`; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded

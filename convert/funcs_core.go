@@ -14,8 +14,8 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, b][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (`tofu.#unknown`), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
-	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see tofu.#unknown); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", result: kindBool, conv: func(cl *call) ast.Expr {
+	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, b][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (the converter's unknownGuard), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", result: kindBool, conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
 		}
@@ -212,10 +212,16 @@ func orElse(a, b, pending ast.Expr) ast.Expr {
 // yet the comparison is not either, and neither is the result, as in
 // OpenTofu, where CUE's x != _|_ would take it for an error.
 func evaluates(x ast.Expr, op token.Token) ast.Expr {
-	sentinel := func() ast.Expr { return &ast.BasicLit{Kind: token.STRING, Value: "'error'"} }
-	probe := &ast.ParenExpr{X: &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.MUL, X: paren(x)}, Op: token.OR, Y: sentinel()}}
-	return binary(op, probe, sentinel())
+	return binary(op, orError(x), errorSentinel())
 }
+
+// orError is (*x | 'error'): x, or the bytes 'error' where x is an error.
+func orError(x ast.Expr) ast.Expr {
+	return &ast.ParenExpr{X: &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.MUL, X: paren(x)}, Op: token.OR, Y: errorSentinel()}}
+}
+
+// errorSentinel is 'error', which no OpenTofu value is.
+func errorSentinel() ast.Expr { return &ast.BasicLit{Kind: token.STRING, Value: "'error'"} }
 
 // canMatch converts can(regex(p, s)): regex's result takes a form that
 // depends on the pattern's groups (and a group that may take no part in a

@@ -22,16 +22,16 @@ import (
 //
 // A template, or a call of a function whose string result is not known
 // while an argument is not (upper, replace), that may wait for a value not
-// known yet is therefore written
+// known yet is therefore written with a guard beside it (unknownGuard),
 //
-//	"\(x)-logs" | (tofu.#unknown & {#args: [x]}).out
+//	"\(x)-logs" | [if x == _|_ if [(*x | 'error') & tofu.#scalar] != _|_ {string}][0]
 //
-// where #args are the references the expression reads: tofu.#unknown is
-// string while every one of them is a string, number or bool and one is
-// not known yet, and an error otherwise (a reference that is an error,
-// null, a list or a struct, or every one known), which the disjunction
-// drops, leaving the template itself. A reference that is a list or a
-// struct (join(",", var.names)) keeps the template alone, as before.
+// over the references the expression reads: the guard is string while one
+// of them is not known yet and every one is a string, number or bool, and
+// an error otherwise (a reference that is an error, null, a list or a
+// struct, or every one known), which the disjunction drops, leaving the
+// template itself. A reference that is a list or a struct (join(",",
+// var.names)) keeps the template alone, as before.
 
 // atPlan are the functions whose result is not known until apply (see
 // unknownAtPlan); filled in by init, since the registry's functions (try)
@@ -139,15 +139,71 @@ func (c *converter) unknownScope(e hclsyntax.Expression) func(ast.Expr) ast.Expr
 		if _, lit := x.(*ast.BasicLit); lit {
 			return x
 		}
-		return binary(token.OR, x, c.lib("unknown", refs...))
+		return binary(token.OR, x, c.unknownGuard(refs))
 	}
 }
 
-// unknownRefs is what tofu.#unknown reads for e: the references e reads,
-// and its calls of timestamp or uuid (string); nil where e needs no test:
+// unknownGuard is string while one of refs is not known yet and each is
+// a string, number or bool (of a type or a value), an error otherwise:
+//
+//	[if x == _|_ || y == _|_ if [(*x | 'error') & tofu.#scalar, (*y | 'error') & tofu.#scalar] != _|_ {string}][0]
+//
+// x == _|_ is true for a type (a value not known yet) and for an error; a
+// concrete value, a list or a struct is not one. The second test tells
+// the two apart: (*x | 'error') is 'error' where x is an error, since the
+// disjunction keeps a type and drops an error, and 'error', null, a list
+// or a struct unified with the scalar types is an error that makes the
+// list one, where a list holding a type is not an error. Where every
+// reference is known (at apply, the most of the engine's evaluations), the
+// first test ends the comprehension.
+//
+// A ref that is a type itself (timestamp() is string) is not known yet
+// by its form, and CUE rejects string == _|_ when it compiles: it leaves
+// out the first test, and needs no probe (string is a scalar type). The
+// guard of such refs alone is string.
+//
+// The guard is written out rather than called as a library definition:
+// with CUE v0.17.1, a definition's instance is built again at each
+// evaluation, and again by tools/flow's dependency analysis. As
+// tofu.#unknown, it made 5 of the 12 unifications per resource of an
+// evaluation of a chain of resources whose arguments are templates
+// (engine/cue's BenchmarkPlan, templatechain), and half the time of the
+// dependency analysis.
+func (c *converter) unknownGuard(refs []ast.Expr) ast.Expr {
+	var pending ast.Expr
+	var probes []ast.Expr
+	always := false
+	for _, r := range refs {
+		if id, ok := r.(*ast.Ident); ok && (id.Name == "string" || id.Name == "number" || id.Name == "bool") {
+			always = true
+			continue
+		}
+		isPending := binary(token.EQL, r, &ast.BottomLit{})
+		if pending == nil {
+			pending = isPending
+		} else {
+			pending = binary(token.LOR, pending, isPending)
+		}
+		c.imports[libImport] = true
+		scalar := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#scalar")}
+		probes = append(probes, binary(token.AND, orError(r), scalar))
+	}
+	if len(probes) == 0 {
+		return ident("string")
+	}
+	var clauses []ast.Clause
+	if !always {
+		clauses = append(clauses, &ast.IfClause{Condition: pending})
+	}
+	clauses = append(clauses, &ast.IfClause{Condition: &ast.BinaryExpr{X: list(probes...), Op: token.NEQ, Y: &ast.BottomLit{}}})
+	return index(list(&ast.Comprehension{Clauses: clauses, Value: embed(ident("string"))}), intLit(0))
+}
+
+// unknownRefs is what unknownGuard reads for e: the references e reads,
+// and its calls of timestamp or uuid (string); nil where e needs no guard:
 // inside another that has one, where it reads no value that may be
 // unknown, and where one of its references is known to be a list or a
-// map, for which tofu.#unknown would be an error.
+// map, for which the guard would be an error.
 func (c *converter) unknownRefs(e hclsyntax.Expression) []ast.Expr {
 	if c.inUnknown || !c.mayBeUnknown(e) {
 		return nil

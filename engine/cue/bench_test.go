@@ -29,7 +29,8 @@ func chainModule(n int) string {
 
 // templateChainModule is chainModule with each reference inside a
 // template, as names and ARNs are built in real modules: the converter
-// writes each with tofu.#unknown beside it.
+// writes each with a guard beside it that makes it string while the
+// reference is not known yet.
 func templateChainModule(n int) string {
 	var b strings.Builder
 	b.WriteString("resource \"null_resource\" \"r0\" {\n  triggers = { prev = \"start\" }\n}\n")
