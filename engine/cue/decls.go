@@ -108,14 +108,17 @@ func (d *decl) addr() string {
 // instances of each module call (@module), whose declarations are those
 // of the called module in its _mod, and reports calls whose instances
 // cannot be told. It never descends into a module's template (@source).
-func findDecls(v cue.Value, modules bool) ([]*decl, hcl.Diagnostics) {
-	w := &walker{modules: modules}
+// pkg is the package path of the program's hidden fields (see
+// hiddenField), "" where it is not known.
+func findDecls(v cue.Value, modules bool, pkg string) ([]*decl, hcl.Diagnostics) {
+	w := &walker{modules: modules, pkg: pkg}
 	w.walk(v, cue.Path{}, 0, &decl{})
 	return w.decls, w.diags
 }
 
 type walker struct {
 	modules bool
+	pkg     string
 	decls   []*decl
 	diags   hcl.Diagnostics
 }
@@ -215,7 +218,7 @@ func (w *walker) module(v cue.Value, d *decl) {
 	}
 	ctx := &decl{providers: childProviders(d), deferData: d.deferData || len(d.dependsOn) > 0}
 	for _, in := range insts {
-		mod, sel := lookupHidden(in.v, "_mod")
+		mod, sel := hiddenField(in.v, "_mod", w.pkg)
 		if !mod.Exists() {
 			w.diags = append(w.diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
@@ -228,6 +231,34 @@ func (w *walker) module(v cue.Value, d *decl) {
 		ctx.module = in.addr
 		w.walk(mod, join(in.path, sel), 0, ctx)
 	}
+}
+
+// programPackage is the package path that qualifies the hidden fields
+// declared in v, the program as built from its package (CUE scopes a
+// hidden field by package, and a lookup must name it), or "" where v is
+// not a package's value as built (a unification made it another).
+func programPackage(v cue.Value) string {
+	bi := v.BuildInstance()
+	switch {
+	case bi == nil:
+		return ""
+	case bi.ImportPath == "":
+		// An anonymous package: CompileString's, say.
+		return "_"
+	}
+	return bi.ImportPath
+}
+
+// hiddenField is the hidden field name of v, declared in the package pkg
+// (programPackage), and its selector: a lookup. Where pkg is not known,
+// it lists v's fields for one of that name, which costs far more (CUE
+// sorts the fields of a struct it lists).
+func hiddenField(v cue.Value, name, pkg string) (cue.Value, cue.Selector) {
+	if pkg == "" {
+		return lookupHidden(v, name)
+	}
+	sel := cue.Hid(name, pkg)
+	return v.LookupPath(cue.MakePath(sel)), sel
 }
 
 // lookupHidden finds the hidden field name of v, and its selector, which

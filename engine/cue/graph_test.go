@@ -35,7 +35,7 @@ r: bad: {id: "i", n: data.x.y[0].json} @resource(r.bad)
 			if c.name != "no error" && v.Err() == nil {
 				t.Fatal("the program is not an error: the case tests nothing")
 			}
-			ds, diags := findDecls(v, true)
+			ds, diags := findDecls(v, true, programPackage(v))
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}

@@ -932,24 +932,18 @@ func (p *planner) conditions(cur cue.Value) {
 			continue
 		}
 		iv := cur.LookupPath(in.path)
-		it, err := iv.Fields(cue.Hidden(true), cue.Optional(false))
-		if err != nil {
-			continue
-		}
 		found := false
-		for it.Next() {
-			var summary string
-			switch it.Selector().String() {
-			case "_precondition":
-				summary = "Resource precondition failed"
-			case "_postcondition":
-				summary = "Resource postcondition failed"
-			default:
+		for _, c := range [...]struct{ field, summary string }{
+			{"_precondition", "Resource precondition failed"},
+			{"_postcondition", "Resource postcondition failed"},
+		} {
+			cv, _ := hiddenField(iv, c.field, p.pkg)
+			if !cv.Exists() {
 				continue
 			}
 			found = true
-			for _, r := range ruleList(it.Value()) {
-				p.checkRule(r, summary, hcl.DiagError, in.d.pos)
+			for _, r := range ruleList(cv) {
+				p.checkRule(r, c.summary, hcl.DiagError, in.d.pos)
 			}
 		}
 		if !found {

@@ -89,6 +89,7 @@ func planOnce(v cue.Value, opts Options, known learned, mayReplan bool) (res *pl
 		known:     known,
 		learned:   learned{},
 		mayReplan: mayReplan,
+		pkg:       programPackage(v),
 	}
 	defer func() {
 		// Bad input must never crash the caller: a panic of the CUE
@@ -118,6 +119,9 @@ type planner struct {
 	provider *mock.Provider
 	result   *plan.Plan
 	diags    hcl.Diagnostics
+	// pkg is the package path of the program's hidden fields
+	// (programPackage), "" where it is not known.
+	pkg string
 
 	// resources are the resource, data and ephemeral declarations, in
 	// the order the walk found them; decl.index is the place in it.
@@ -234,7 +238,7 @@ func (p *planner) run(v cue.Value) {
 	if p.diags.HasErrors() {
 		return
 	}
-	decls, diags := findDecls(v, true)
+	decls, diags := findDecls(v, true, p.pkg)
 	p.report(diags...)
 	for _, d := range decls {
 		switch d.kind {
@@ -324,7 +328,7 @@ func (p *planner) sortDecls() {
 // checks every input and runs the validations the converter kept, and
 // records the variables of the plan.
 func (p *planner) inputs(v cue.Value) cue.Value {
-	decls, diags := findDecls(v, false)
+	decls, diags := findDecls(v, false, p.pkg)
 	p.report(diags...)
 	declared := map[string]bool{}
 	var ins []*decl
@@ -419,7 +423,7 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 // validations the converter kept are checked. An input not known yet (an
 // argument computed from a resource) is not an error.
 func (p *planner) moduleInputs(v cue.Value) cue.Value {
-	decls, _ := findDecls(v, true)
+	decls, _ := findDecls(v, true, p.pkg)
 	var cwd fills
 	for _, d := range decls {
 		if d.module != "" && d.kind == declPath {
