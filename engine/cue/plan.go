@@ -122,6 +122,13 @@ type planner struct {
 	// pkg is the package path of the program's hidden fields
 	// (programPackage), "" where it is not known.
 	pkg string
+	// walked is what findDecls found in the program with its inputs,
+	// where moduleInputs walked that program (done).
+	walked struct {
+		decls []*decl
+		diags hcl.Diagnostics
+		done  bool
+	}
 
 	// resources are the resource, data and ephemeral declarations, in
 	// the order the walk found them; decl.index is the place in it.
@@ -238,7 +245,10 @@ func (p *planner) run(v cue.Value) {
 	if p.diags.HasErrors() {
 		return
 	}
-	decls, diags := findDecls(v, true, p.pkg)
+	decls, diags := p.walked.decls, p.walked.diags
+	if !p.walked.done {
+		decls, diags = findDecls(v, true, p.pkg)
+	}
 	p.report(diags...)
 	for _, d := range decls {
 		switch d.kind {
@@ -423,12 +433,17 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 // validations the converter kept are checked. An input not known yet (an
 // argument computed from a resource) is not an error.
 func (p *planner) moduleInputs(v cue.Value) cue.Value {
-	decls, _ := findDecls(v, true, p.pkg)
+	decls, diags := findDecls(v, true, p.pkg)
 	var cwd fills
 	for _, d := range decls {
 		if d.module != "" && d.kind == declPath {
 			p.setCwd(&cwd, d)
 		}
+	}
+	if cwd.n == 0 {
+		// The program stays the one walked: run takes these
+		// declarations rather than walking it again.
+		p.walked.decls, p.walked.diags, p.walked.done = decls, diags, true
 	}
 	v = cwd.apply(p.ctx, v)
 	for _, d := range decls {
