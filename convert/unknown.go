@@ -173,6 +173,7 @@ func (c *converter) unknownGuard(refs []ast.Expr) ast.Expr {
 	var pending ast.Expr
 	var probes []ast.Expr
 	always := false
+	scalar := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#scalar")}
 	for _, r := range refs {
 		if id, ok := r.(*ast.Ident); ok && (id.Name == "string" || id.Name == "number" || id.Name == "bool") {
 			always = true
@@ -184,13 +185,12 @@ func (c *converter) unknownGuard(refs []ast.Expr) ast.Expr {
 		} else {
 			pending = binary(token.LOR, pending, isPending)
 		}
-		c.imports[libImport] = true
-		scalar := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#scalar")}
 		probes = append(probes, binary(token.AND, orError(r), scalar))
 	}
 	if len(probes) == 0 {
 		return ident("string")
 	}
+	c.imports[libImport] = true
 	var clauses []ast.Clause
 	if !always {
 		clauses = append(clauses, &ast.IfClause{Condition: pending})
