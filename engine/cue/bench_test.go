@@ -145,11 +145,7 @@ func BenchmarkPlan(b *testing.B) {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/instance")
 			})
 			b.Run(fmt.Sprintf("%s/%d/cue", shape.name, n), func(b *testing.B) {
-				tree := load(b)
-				r := convert.Module(tree.Root, convert.Options{})
-				schemas, _ := mock.LoadSchemas()
-				schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
-				provider := mock.New(schemas, nil)
+				r, provider := convertForBench(load(b))
 				for b.Loop() {
 					b.StopTimer()
 					v := loadConverted(b, r)
@@ -166,10 +162,68 @@ func BenchmarkPlan(b *testing.B) {
 	}
 }
 
+// convertForBench converts the module tree and makes the mock provider
+// that the CUE side plans it against.
+func convertForBench(tree *hclengine.Tree) (*convert.Result, *mock.Provider) {
+	schemas, _ := mock.LoadSchemas()
+	schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+	return convert.Module(tree.Root, convert.Options{}), mock.New(schemas, nil)
+}
+
 func loadConverted(b *testing.B, r *convert.Result) cue.Value {
 	v, err := r.LoadWith(cuecontext.New(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	return v
+}
+
+// diamondModule is n layers of two resources, each referring to both of
+// the layer before: 2n instances, and 2^n paths from the last layer to
+// the first.
+func diamondModule(n int) string {
+	var b strings.Builder
+	b.WriteString("resource \"null_resource\" \"a0\" {\n  triggers = { x = \"a\" }\n}\n")
+	b.WriteString("resource \"null_resource\" \"b0\" {\n  triggers = { x = \"b\" }\n}\n")
+	for i := 1; i < n; i++ {
+		for _, name := range []string{"a", "b"} {
+			fmt.Fprintf(&b, "resource \"null_resource\" \"%s%d\" {\n  triggers = { a = null_resource.a%d.id, b = null_resource.b%d.id }\n}\n", name, i, i-1, i-1)
+		}
+	}
+	return b.String()
+}
+
+// BenchmarkDiamonds plans layered diamonds (diamondModule) of 8 to 24
+// layers with both evaluators. The number of paths doubles with each
+// layer: tools/flow's cycle check, which walks every path again, took
+// twice as long with each layer (0.4 s for 24) until the planner put the
+// flow guard first (see flowGuard). Both sides now grow with the
+// instances.
+func BenchmarkDiamonds(b *testing.B) {
+	for _, layers := range []int{8, 12, 16, 20, 24} {
+		dir := writeFiles(b, map[string]string{"main.tf": diamondModule(layers)})
+		tree, diags := hclengine.Load(dir)
+		if diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		b.Run(fmt.Sprintf("%d/hcl", layers), func(b *testing.B) {
+			s, _ := mock.LoadSchemas()
+			for b.Loop() {
+				if p, diags := hclengine.Plan(tree, hclengine.Options{Schemas: s}); diags.HasErrors() || len(p.Instances) != 2*layers {
+					b.Fatalf("%d instances: %s", len(p.Instances), diags)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("%d/cue", layers), func(b *testing.B) {
+			r, provider := convertForBench(tree)
+			for b.Loop() {
+				b.StopTimer()
+				v := loadConverted(b, r)
+				b.StartTimer()
+				if p, diags := PlanValue(v, Options{Provider: provider}); diags.HasErrors() || len(p.Instances) != 2*layers {
+					b.Fatalf("%d instances: %s", len(p.Instances), diags)
+				}
+			}
+		})
+	}
 }
