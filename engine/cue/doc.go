@@ -110,6 +110,15 @@
 // that is not, down to the declarations, with those outside the part
 // found as implied tasks.
 //
+// tools/flow checks its tasks for a cycle by walking every path between
+// them again, which takes time in the number of paths: quadratic for a
+// chain, and doubling with each layer of declarations that each read the
+// whole layer before. The engine finds the cycles itself, so the program
+// it analyzes starts with a cycle of its own, the flow guard (a struct of
+// two fields that refer to each other, in a package of its own), which
+// the check meets first and stops at (see flowGuard). The analysis of a
+// part of a program that is an error is not guarded.
+//
 // The analysis follows what evaluation exposes, so it misses a reference
 // that evaluation cannot reach yet: the source of a comprehension whose
 // condition waits for a value (coalesce, a for with an if), or an inline

@@ -221,7 +221,16 @@ func (f *fills) unifyInto(ctx *cue.Context, v cue.Value) cue.Value {
 // unifyAll unifies everything added to each of fs into v, in one
 // unification, and keeps them.
 func unifyAll(ctx *cue.Context, v cue.Value, fs ...*fills) cue.Value {
-	var all cue.Value
+	return unifyLed(ctx, cue.Value{}, v, fs...)
+}
+
+// unifyLed is unifyAll with lead, where it exists, put before the
+// values added and v, still in one unification of v: the result's
+// fields are in the order of their first conjuncts, so lead's come
+// first (see flowGuard). The first value of a unification resolves the
+// program's imports, so lead must be built in v's context.
+func unifyLed(ctx *cue.Context, lead, v cue.Value, fs ...*fills) cue.Value {
+	all := lead
 	with := func(x cue.Value) {
 		if all.Exists() {
 			x = all.Unify(x)
@@ -244,8 +253,11 @@ func unifyAll(ctx *cue.Context, v cue.Value, fs ...*fills) cue.Value {
 			with(ctx.CompileString("_").FillPath(o.path, x))
 		}
 	}
-	if all.Exists() {
-		v = v.Unify(all)
+	switch {
+	case lead.Exists():
+		return all.Unify(v)
+	case all.Exists():
+		return v.Unify(all)
 	}
 	return v
 }

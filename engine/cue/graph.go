@@ -2,6 +2,7 @@ package cue
 
 import (
 	"slices"
+	"strings"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/tools/flow"
@@ -30,13 +31,19 @@ import (
 // never decides a value: an instance is applied only when its
 // configuration is concrete, or when nothing else can progress.
 func dependencies(v cue.Value, decls []*decl) map[int][]int {
+	g := newGraph(v, decls)
+	g.analyze(nil)
+	return g.deps
+}
+
+// newGraph is the state of an analysis of v whose tasks are decls.
+func newGraph(v cue.Value, decls []*decl) *graph {
 	g := &graph{v: v, byPath: map[string]*decl{}, deps: map[int][]int{}, done: map[int]bool{}}
 	for _, d := range decls {
 		g.byPath[d.path.String()] = d
 		g.paths = append(g.paths, d.path.Selectors())
 	}
-	g.analyze(nil)
-	return g.deps
+	return g
 }
 
 // graph is the state of one dependency analysis.
@@ -71,12 +78,48 @@ func (g *graph) analyze(root []cue.Selector) {
 	}
 }
 
-// task makes the declarations tools/flow's tasks.
+// task makes the declarations tools/flow's tasks, and the two fields of
+// the flow guard.
 func (g *graph) task(x cue.Value) (flow.Runner, error) {
-	if g.byPath[x.Path().String()] != nil {
+	path := x.Path().String()
+	if g.byPath[path] != nil || strings.HasPrefix(path, flowGuardField+".") && isFlowGuard(x.Path()) {
 		return nopRunner{}, nil
 	}
 	return nil, nil
+}
+
+// flowGuardField is the field of the flow guard (see flowGuard).
+const flowGuardField = "_tofucueFlowGuard"
+
+// flowGuard is a struct whose two fields refer to each other, in a
+// package of its own (hidden labels belong to the package they are
+// compiled in, so it never meets a field of the program). The planner
+// puts it first in the program it analyzes (unifyLed): the first tasks
+// tools/flow finds are then its fields, a cycle.
+//
+// tools/flow checks the tasks it found for a cycle before it returns
+// (cuelang.org/go v0.17.1, tools/flow/cycle.go), task by task in the order
+// found, and stops at the first cycle. The check forgets which tasks it
+// has seen once it leaves them, so it walks every path of the
+// dependency graph from every task again: a chain of n declarations takes
+// n*n/2 steps, and declarations in layers that each refer to the whole
+// layer before (a diamond on a diamond) take twice as long with each
+// layer. With the guard's cycle found first, the check ends there; the
+// dependencies are all recorded before it runs, and the planner finds
+// the module's cycles itself (topoOrder). Without the guard, 24 layers of
+// two took 0.4 s and 40 would take hours (BenchmarkDiamonds).
+//
+// An analysis that runs under a part of the program (where the whole
+// program is an error, see graph.analyze) finds the part's tasks first
+// and is not guarded.
+func flowGuard(ctx *cue.Context) cue.Value {
+	return ctx.CompileString(flowGuardField + ": {a: b, b: a}")
+}
+
+// isFlowGuard reports whether path is a field of the flow guard.
+func isFlowGuard(path cue.Path) bool {
+	sels := path.Selectors()
+	return len(sels) == 2 && sels[0].String() == flowGuardField && sels[0].PkgPath() == "_"
 }
 
 // record adds the dependencies of the tasks c found, for the

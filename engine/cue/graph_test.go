@@ -1,10 +1,18 @@
 package cue
 
 import (
+	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"testing"
 
 	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/tools/flow"
+
+	"github.com/tofucue/tofucue/convert"
+	hclengine "github.com/tofucue/tofucue/engine/hcl"
+	"github.com/tofucue/tofucue/engine/mock"
 )
 
 // tools/flow analyses nothing under a root that is an error, and one
@@ -54,5 +62,68 @@ r: bad: {id: "i", n: data.x.y[0].json} @resource(r.bad)
 				t.Errorf("dependencies of %v: %v, want %v", names, got, c.want)
 			}
 		})
+	}
+}
+
+// The program the planner analyzes starts with the flow guard, so that
+// tools/flow's cycle check meets the guard's cycle first and stops there
+// (see flowGuard): here a module with imports, a called module and
+// layered diamonds, whose dependencies are all found.
+func TestFlowGuardFirst(t *testing.T) {
+	const layers = 12
+	dir := writeFiles(t, map[string]string{
+		"main.tf": diamondModule(layers) + `
+module "m" {
+  source = "./m"
+  name   = upper(null_resource.a0.id)
+}
+`,
+		"m/main.tf": `
+variable "name" {
+  type = string
+}
+resource "null_resource" "m" {
+  triggers = { name = "${var.name}-${format("%03d", 7)}" }
+}
+`})
+	tree, diags := hclengine.Load(dir)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	r := convert.Module(tree.Root, convert.Options{})
+	v, err := r.LoadWith(cuecontext.New(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, _ := mock.LoadSchemas()
+	schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+	p, diags := planValue(v, Options{Provider: mock.New(schemas, nil), ModuleDir: dir})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	g := newGraph(p.typed, p.resources)
+	tasks := flow.New(&flow.Config{FindHiddenTasks: true}, p.typed, g.task).Tasks()
+	if len(tasks) < 2 || !isFlowGuard(tasks[0].Path()) || !isFlowGuard(tasks[1].Path()) {
+		var paths []string
+		for _, task := range tasks[:min(3, len(tasks))] {
+			paths = append(paths, task.Path().String())
+		}
+		t.Fatalf("the first tasks are %v, not the guard's fields", paths)
+	}
+	byAddr := map[string]int{}
+	for _, d := range p.resources {
+		byAddr[d.addr()] = d.index
+	}
+	for i := 1; i < layers; i++ {
+		for _, n := range []string{"a", "b"} {
+			d := byAddr[fmt.Sprintf("null_resource.%s%d", n, i)]
+			want := []int{byAddr[fmt.Sprintf("null_resource.a%d", i-1)], byAddr[fmt.Sprintf("null_resource.b%d", i-1)]}
+			if got := p.deps[d]; !reflect.DeepEqual(got, want) {
+				t.Errorf("%s%d depends on %v, want %v", n, i, got, want)
+			}
+		}
+	}
+	if got, want := p.deps[byAddr["module.m.null_resource.m"]], []int{byAddr["null_resource.a0"]}; !reflect.DeepEqual(got, want) {
+		t.Errorf("module.m.null_resource.m depends on %v, want %v", got, want)
 	}
 }

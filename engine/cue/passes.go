@@ -84,7 +84,7 @@ func (p *planner) schemas(v cue.Value) cue.Value {
 		p.stats.shapeRounds++
 	}
 	for round := 1; ; round++ {
-		typed := shapeFills(insts, nil).apply(p.ctx, v)
+		typed := unifyLed(p.ctx, flowGuard(v.Context()), v, shapeFills(insts, nil)) //nolint:staticcheck // the guard leads the unification, so it resolves the program's imports: it must be of v's context
 		moved := p.movedInstances(v, typed, insts)
 		if len(moved) == 0 {
 			for _, in := range insts {

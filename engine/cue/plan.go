@@ -286,8 +286,9 @@ func (p *planner) run(v cue.Value) {
 		// references (terraform-aws-s3-bucket's directory-bucket
 		// example: every declaration of a called module on each other);
 		// where it finds a cycle that the program as written has not,
-		// the latter's graph orders the plan.
-		if alt := dependencies(v, p.resources); acyclic(alt, len(p.resources)) {
+		// the latter's graph orders the plan (analyzed with the flow
+		// guard first, at the cost of one more evaluation).
+		if alt := dependencies(flowGuard(v.Context()).Unify(v), p.resources); acyclic(alt, len(p.resources)) { //nolint:staticcheck // as in schemas
 			p.deps = alt
 		}
 	}
