@@ -81,8 +81,9 @@ func (g *graph) analyze(root []cue.Selector) {
 // task makes the declarations tools/flow's tasks, and the two fields of
 // the flow guard.
 func (g *graph) task(x cue.Value) (flow.Runner, error) {
-	path := x.Path().String()
-	if g.byPath[path] != nil || strings.HasPrefix(path, flowGuardField+".") && isFlowGuard(x.Path()) {
+	path := x.Path()
+	key := path.String()
+	if g.byPath[key] != nil || strings.HasPrefix(key, flowGuardField+".") && isFlowGuard(path) {
 		return nopRunner{}, nil
 	}
 	return nil, nil
