@@ -3,11 +3,9 @@ package hcl
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -52,71 +50,21 @@ type Options struct {
 	Context context.Context
 }
 
-// Tree is a root module with every module it calls through local sources,
-// loaded.
-type Tree struct {
-	Root *config.Module
-	// Modules holds every loaded module by its cleaned directory.
-	Modules map[string]*config.Module
-	// Top is the directory that holds every module of the tree: the file
-	// functions may read inside it.
-	Top string
-}
+// Tree is a root module with every module its calls reach (see
+// config.LoadTree).
+type Tree = config.Tree
 
-// Load reads the module in dir and, recursively, every module it calls
-// through a local source path. Load errors of any of them are returned;
-// calls with registry or remote sources are left for the planner to
-// report.
+// Load reads the module in dir and every module its calls reach through
+// a local path or the modules `tofu init` installed. Load errors of any of
+// them are returned; calls whose modules are not available are left for
+// the planner to report.
 func Load(dir string) (*Tree, hcl.Diagnostics) {
-	t := &Tree{Modules: map[string]*config.Module{}}
-	root, diags := t.load(filepath.Clean(dir), nil)
-	t.Root = root
-	top, _ := filepath.Abs(dir)
-	for d := range t.Modules {
-		abs, err := filepath.Abs(d)
-		if err != nil {
-			continue
-		}
-		top = commonDir(top, abs)
-	}
-	t.Top = top
-	return t, diags
-}
-
-func (t *Tree) load(dir string, from *hcl.Range) (*config.Module, hcl.Diagnostics) {
-	if m, ok := t.Modules[dir]; ok {
-		return m, nil
-	}
-	m, loadDiags := config.Load(dir)
-	var diags hcl.Diagnostics
-	for _, d := range loadDiags {
-		// The loader's warnings are the linter's business.
-		if d.Severity == hcl.DiagError {
-			diags = append(diags, d)
-		}
-	}
-	if m == nil {
-		if len(diags) == 0 {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to load module", Detail: fmt.Sprintf("No module could be read from %s.", dir), Subject: from})
-		}
-		return nil, diags
-	}
-	t.Modules[dir] = m
-	for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
-		call := m.ModuleCalls[name]
-		src := call.SourceAddr
-		if src == nil || src.Kind != config.LocalSource {
-			continue
-		}
-		_, d := t.load(filepath.Join(dir, filepath.FromSlash(src.Path)), call.Source.Range().Ptr())
-		diags = append(diags, d...)
-	}
-	return m, diags
+	return config.LoadTree(dir, nil)
 }
 
 // checkReferences reports the references, in every module of the tree,
 // to something their module does not declare or the language does not have.
-func (t *Tree) checkReferences() hcl.Diagnostics {
+func checkReferences(t *Tree) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, dir := range slices.Sorted(maps.Keys(t.Modules)) {
 		for _, d := range refs.CheckModule(t.Modules[dir]) {
@@ -126,21 +74,6 @@ func (t *Tree) checkReferences() hcl.Diagnostics {
 		}
 	}
 	return diags
-}
-
-// commonDir is the deepest directory that holds both a and b.
-func commonDir(a, b string) string {
-	for {
-		rel, err := filepath.Rel(a, b)
-		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return a
-		}
-		parent := filepath.Dir(a)
-		if parent == a {
-			return a
-		}
-		a = parent
-	}
 }
 
 // Plan plans the module tree: it collects the root module's inputs,
@@ -165,12 +98,13 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 		result:   &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}},
 		byAddr:   map[string]*plan.Instance{},
 
+		unavailable:  map[*config.ModuleCall]bool{},
 		maxInstances: cmp.Or(opts.MaxInstances, MaxInstances),
 	}
 
 	// As tofu plan validates first, every module of the tree has its
 	// references checked, those with no instance included.
-	if diags = t.checkReferences(); diags.HasErrors() {
+	if diags = checkReferences(t); diags.HasErrors() {
 		return p.result, diags
 	}
 	ins, diags := inputs.Collect(t.Root, opts.Inputs)
@@ -225,6 +159,7 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 		}
 		root.collectOutputs(p.result)
 	}
+	p.result.NotPlanned = slices.Compact(slices.Sorted(slices.Values(p.notPlanned)))
 	p.result.Sort()
 	return p.result, plan.UniqueDiagnostics(diags)
 }
@@ -256,6 +191,11 @@ type planner struct {
 	// stack holds the objects being evaluated, innermost last, to name a
 	// cycle.
 	stack []*node
+	// unavailable are the calls whose modules are not available, reported
+	// once; notPlanned their addresses in the module instances that make
+	// them.
+	unavailable map[*config.ModuleCall]bool
+	notPlanned  []string
 }
 
 func (p *planner) report(diags ...*hcl.Diagnostic) {

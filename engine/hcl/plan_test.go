@@ -12,20 +12,6 @@ import (
 	"github.com/tofucue/tofucue/engine/plan"
 )
 
-func TestCommonDir(t *testing.T) {
-	for _, c := range []struct{ a, b, want string }{
-		{"/x/y/examples/basic", "/x/y", "/x/y"},
-		{"/x/y/examples/basic", "/x/y/modules/net", "/x/y"},
-		{"/x/y", "/x/y", "/x/y"},
-		{"/x/ya", "/x/yb", "/x"},
-		{"/a", "/b", "/"},
-	} {
-		if got := commonDir(c.a, c.b); got != c.want {
-			t.Errorf("commonDir(%s, %s) = %s, want %s", c.a, c.b, got, c.want)
-		}
-	}
-}
-
 // planFiles writes files into a new directory and plans it.
 func planFiles(t *testing.T, files map[string]string) *plan.Plan {
 	t.Helper()

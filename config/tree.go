@@ -1,0 +1,173 @@
+package config
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Tree is a root module with every module its calls reach: local
+// directories, modules `tofu init` installed and directories the user
+// mapped (see Sources), each loaded once.
+type Tree struct {
+	Root *Module
+	// Modules holds every loaded module by its cleaned directory.
+	Modules map[string]*Module
+	// Top is the directory that holds every module of the tree: the file
+	// functions may read inside it.
+	Top string
+
+	sources  *Sources
+	children map[*ModuleCall]*TreeChild
+	errors   map[string]hcl.Diagnostics
+	// expanded are the directories whose modules' calls were found.
+	expanded map[string]bool
+}
+
+// TreeChild is where a call of a module of the tree found its module.
+type TreeChild struct {
+	Child
+	// Module is the module loaded; nil when it is not available or could
+	// not be read. Errors are the errors of loading it.
+	Module *Module
+	Errors hcl.Diagnostics
+}
+
+// LoadTree reads the module in dir and every module its calls reach
+// through sources (nil: local paths and .terraform's manifest). Errors
+// in loading any of them are returned; a call whose module is not
+// available is recorded with its warning (TreeChild.Diagnostic), which
+// each consumer reports where it uses the call.
+//
+// A module reached by several calls is loaded once, and its own calls
+// are found by the key of the first call that reached it: OpenTofu
+// installs a call's module once per key, but the same source and version
+// give the same files.
+func LoadTree(dir string, sources *Sources) (*Tree, hcl.Diagnostics) {
+	return newTree(filepath.Clean(dir), nil, nil, sources)
+}
+
+// TreeOf is LoadTree for a root module already loaded, with the errors
+// of loading it.
+func TreeOf(root *Module, errs hcl.Diagnostics, sources *Sources) (*Tree, hcl.Diagnostics) {
+	return newTree(filepath.Clean(root.Dir), root, errs, sources)
+}
+
+func newTree(dir string, root *Module, errs hcl.Diagnostics, sources *Sources) (*Tree, hcl.Diagnostics) {
+	if sources == nil {
+		sources = NewSources(SourceOptions{})
+	}
+	t := &Tree{Modules: map[string]*Module{}, sources: sources, children: map[*ModuleCall]*TreeChild{}, errors: map[string]hcl.Diagnostics{}, expanded: map[string]bool{}}
+	if root != nil {
+		t.Modules[dir] = root
+		t.errors[dir] = onlyErrors(errs)
+	}
+	t.Root = t.load(dir, dir, "", nil)
+	top, _ := filepath.Abs(dir)
+	var diags hcl.Diagnostics
+	for _, d := range slices.Sorted(maps.Keys(t.Modules)) {
+		diags = append(diags, t.errors[d]...)
+		if abs, err := filepath.Abs(d); err == nil {
+			top = commonDir(top, abs)
+		}
+	}
+	t.Top = top
+	return t, diags
+}
+
+// Child is where call mc, of a module of the tree, found its module; nil
+// for a call that is not in the tree.
+func (t *Tree) Child(mc *ModuleCall) *TreeChild {
+	return t.children[mc]
+}
+
+// Strict reports whether the tree was loaded with unavailable modules as
+// errors.
+func (t *Tree) Strict() bool { return t.sources.Strict() }
+
+// Unavailable lists the diagnostics of the calls whose modules are not
+// available, in the order of their modules' directories and call names.
+func (t *Tree) Unavailable() hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, dir := range slices.Sorted(maps.Keys(t.Modules)) {
+		m := t.Modules[dir]
+		for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
+			if c := t.children[m.ModuleCalls[name]]; c != nil && c.Diagnostic != nil {
+				out = append(out, c.Diagnostic)
+			}
+		}
+	}
+	return out
+}
+
+// load loads the module in dir, reached by a call with key, unless it
+// was loaded before, and the modules of its calls.
+func (t *Tree) load(rootDir, dir, key string, from *hcl.Range) *Module {
+	if m, ok := t.Modules[dir]; ok {
+		if !t.expanded[dir] {
+			t.loadChildren(rootDir, m, key)
+		}
+		return m
+	}
+	m, diags := Load(dir)
+	diags = onlyErrors(diags)
+	if m == nil && len(diags) == 0 {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to load module", Detail: fmt.Sprintf("No module could be read from %s.", dir), Subject: from})
+	}
+	t.Modules[dir] = m
+	t.errors[dir] = diags
+	if m == nil {
+		delete(t.Modules, dir)
+		return nil
+	}
+	t.loadChildren(rootDir, m, key)
+	return m
+}
+
+func (t *Tree) loadChildren(rootDir string, m *Module, key string) {
+	t.expanded[filepath.Clean(m.Dir)] = true
+	for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
+		call := m.ModuleCalls[name]
+		child := &TreeChild{Child: t.sources.Find(rootDir, key, m.Dir, call)}
+		t.children[call] = child
+		if child.Kind == NotAvailable {
+			continue
+		}
+		rng := call.DeclRange()
+		if call.Source != nil {
+			rng = call.Source.Range()
+		}
+		child.Module = t.load(rootDir, child.Dir, child.Key, rng.Ptr())
+		child.Errors = t.errors[child.Dir]
+	}
+}
+
+// onlyErrors drops the loader's warnings: they are the linter's business.
+func onlyErrors(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// commonDir is the deepest directory that holds both a and b.
+func commonDir(a, b string) string {
+	for {
+		rel, err := filepath.Rel(a, b)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return a
+		}
+		parent := filepath.Dir(a)
+		if parent == a {
+			return a
+		}
+		a = parent
+	}
+}
