@@ -12,6 +12,11 @@ import (
 	"github.com/tofucue/tofucue/engine/plan"
 )
 
+// NotAvailable is the summary of the warning for a module call whose
+// module was not converted: the HCL side warns of the same call with
+// what to do (config.Sources), so verify shows only that one.
+const NotAvailable = "Module not available"
+
 // declKind is what an attribute says a field is.
 type declKind int
 
@@ -27,6 +32,10 @@ const (
 	declWorkspace
 	declTerraform
 	declSource
+	// declUnavailable is no attribute: the walk's record of a module
+	// call instance whose module was not converted (not available), at
+	// the instance's address.
+	declUnavailable
 )
 
 // attrKinds maps attribute names to the kinds of field they mark.
@@ -220,12 +229,16 @@ func (w *walker) module(v cue.Value, d *decl) {
 	for _, in := range insts {
 		mod, sel := hiddenField(in.v, "_mod", w.pkg)
 		if !mod.Exists() {
+			// A module that is not available (a registry or remote
+			// source not installed) or did not convert: its outputs
+			// are open, so unknown, as on the HCL side.
 			w.diags = append(w.diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Module not evaluable",
-				Detail:   fmt.Sprintf("%s has no _mod: the module it calls was not converted (a registry or remote source, or a module that does not load), so the CUE planner cannot plan it.", d.attr),
+				Severity: hcl.DiagWarning,
+				Summary:  NotAvailable,
+				Detail:   fmt.Sprintf("%s has no _mod: the module it calls was not converted (a registry or remote source that is not installed, or a module that does not load). Its outputs are unknown and its resources are not planned.", d.attr),
 				Subject:  d.pos,
 			})
+			w.decls = append(w.decls, &decl{kind: declUnavailable, name: prefix, module: d.module, attr: d.attr, pos: d.pos, index: len(w.decls)})
 			return
 		}
 		ctx.module = in.addr

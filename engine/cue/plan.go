@@ -268,6 +268,10 @@ func (p *planner) run(v cue.Value) {
 				}
 				p.templateHolders[sels[0].String()] = true
 			}
+		case declUnavailable:
+			if !slices.Contains(p.result.NotPlanned, d.name) {
+				p.result.NotPlanned = append(p.result.NotPlanned, d.name)
+			}
 		}
 	}
 	p.checks = checkRules(v)

@@ -3,7 +3,6 @@ package hcl
 import (
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
@@ -99,32 +98,31 @@ func (m *module) argument(v *config.Variable) cty.Value {
 	return val
 }
 
-// childConfig is the loaded module a call's local source names. Other
-// sources are reported: the planner never fetches a module.
+// childConfig is the loaded module of a call: local, installed or
+// mapped (config.Sources). A call whose module is not available is
+// reported once, with what to do, and recorded in the plan: its value is
+// unknown, as TFLint takes a module it does not call.
 func (m *module) childConfig(c *config.ModuleCall) *config.Module {
-	src := c.SourceAddr
+	child := m.p.tree.Child(c)
 	switch {
-	case src == nil:
-		m.p.report(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Module source not known", Detail: fmt.Sprintf("The source of module %q could not be determined, so it cannot be planned.", c.Name), Subject: c.Source.Range().Ptr()})
+	case child == nil:
+		m.p.report(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Module not loaded", Detail: fmt.Sprintf("The module of call %q was not loaded with the module tree.", c.Name), Subject: c.DeclRange().Ptr()})
 		return nil
-	case src.Kind != config.LocalSource:
-		kind := "remote"
-		if src.Kind == config.RegistrySource {
-			kind = "registry"
+	case child.Kind == config.NotAvailable:
+		if !m.p.unavailable[c] {
+			m.p.unavailable[c] = true
+			m.p.report(child.Diagnostic)
 		}
-		m.p.report(&hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Module not evaluable",
-			Detail:   fmt.Sprintf("Module %q has the %s source %q. The planner evaluates only modules with local sources (./ or ../) and never downloads one.", c.Name, kind, src.Raw),
-			Subject:  c.Source.Range().Ptr(),
-		})
+		addr := "module." + c.Name
+		if m.addr != "" {
+			addr = m.addr + "." + addr
+		}
+		m.p.notPlanned = append(m.p.notPlanned, addr)
 		return nil
+	case child.Module == nil:
+		m.p.report(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Module not loaded", Detail: fmt.Sprintf("The module %q at %s could not be loaded.", c.Name, child.Dir), Subject: c.Source.Range().Ptr()})
 	}
-	cfg := m.p.tree.Modules[filepath.Join(m.cfg.Dir, filepath.FromSlash(src.Path))]
-	if cfg == nil {
-		m.p.report(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Module not loaded", Detail: fmt.Sprintf("The module %q at %s could not be loaded.", c.Name, src.Path), Subject: c.Source.Range().Ptr()})
-	}
-	return cfg
+	return child.Module
 }
 
 // childProviders maps the child's provider configurations to the root's:

@@ -45,6 +45,11 @@ type Plan struct {
 	// Metadata is what middleware returned from the operation-level
 	// (stage) hooks, by metadata_key.
 	Metadata map[string]cty.Value
+	// NotPlanned are the module calls whose modules were not available
+	// (neither local, installed nor mapped), by address in the module
+	// instance that makes them ("module.vpc", "module.net[0].module.vpc"),
+	// sorted: their outputs are unknown and their resources are absent.
+	NotPlanned []string
 }
 
 // Variable is the value of an input variable.
@@ -143,6 +148,7 @@ func KeyString(key cty.Value) string {
 // key (numbers numerically), as OpenTofu lists them.
 func (p *Plan) Sort() {
 	slices.SortStableFunc(p.Instances, compareInstances)
+	slices.Sort(p.NotPlanned)
 }
 
 func compareInstances(a, b *Instance) int {

@@ -62,6 +62,9 @@ func (p *Plan) WriteText(w io.Writer) error {
 	for _, n := range p.Notes {
 		tw.printf("\nNote: %s\n", n)
 	}
+	if len(p.NotPlanned) > 0 {
+		tw.printf("\nNot planned, their modules not available: %s\n", strings.Join(p.NotPlanned, ", "))
+	}
 
 	tw.printf("\nApplied against mock providers:\n")
 	for _, in := range p.Instances {
