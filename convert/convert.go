@@ -24,6 +24,9 @@ type Options struct {
 	// ModulePath is the CUE module path written to cue.mod/module.cue and
 	// used to import the tofu library; by default "tofucue.local/PACKAGE".
 	ModulePath string
+	// Sources find the modules of calls that are not local (Module); nil
+	// finds those tofu init installed.
+	Sources *config.Sources
 }
 
 // Result is a converted module.
@@ -110,17 +113,25 @@ type converter struct {
 	templateSrc map[string][]byte
 }
 
-// Module converts a loaded module, and the modules its calls use from
-// local sources (./ and ../), each once, into files of the same package
-// (see modules.go).
+// Module converts a loaded module, and the modules its calls use (local,
+// installed by tofu init or mapped: opts.Sources), each once, into files
+// of the same package (see modules.go).
 func Module(m *config.Module, opts Options) *Result {
+	tree, _ := config.TreeOf(m, nil, opts.Sources)
+	return Tree(tree, opts)
+}
+
+// Tree converts a module tree loaded with config.LoadTree: its root and
+// the modules its calls use, as Module does.
+func Tree(tree *config.Tree, opts Options) *Result {
+	m := tree.Root
 	if opts.Package == "" {
 		opts.Package = PackageName(m.Dir)
 	}
 	if opts.ModulePath == "" {
 		opts.ModulePath = "tofucue.local/" + opts.Package
 	}
-	fam := newFamily(m.Dir, opts)
+	fam := newFamily(tree, opts)
 	c := newConverter(m, opts, fam, "")
 	res := &Result{Package: opts.Package, ModulePath: opts.ModulePath}
 	// The root's files keep their names; the modules' files take others.

@@ -79,6 +79,8 @@ const (
 // family is what the conversion of a module tree shares: the modules
 // converted so far and the files written for them.
 type family struct {
+	// tree finds each call's module.
+	tree    *config.Tree
 	rootDir string
 	opts    Options
 	// modules are the converted modules by key; a nil entry is being
@@ -91,6 +93,9 @@ type family struct {
 	diags     hcl.Diagnostics
 	reasons   []string
 	libUsed   bool
+	// reported are the calls whose modules are not available, warned of
+	// once.
+	reported map[*config.ModuleCall]bool
 }
 
 // childModule is what a call needs to know of the module it calls.
@@ -99,24 +104,27 @@ type childModule struct {
 	outputs   bool
 }
 
-func newFamily(rootDir string, opts Options) *family {
+func newFamily(tree *config.Tree, opts Options) *family {
 	// The root is being converted: a call to it is a loop.
-	return &family{rootDir: rootDir, opts: opts, modules: map[string]*childModule{".": nil}, names: map[string]bool{}}
+	return &family{tree: tree, rootDir: tree.Root.Dir, opts: opts, modules: map[string]*childModule{".": nil}, names: map[string]bool{}, reported: map[*config.ModuleCall]bool{}}
 }
 
-// localChild finds the directory and template key of a call's module when
-// its source is local.
-func (c *converter) localChild(mc *config.ModuleCall) (dir, key string, ok bool) {
-	src := mc.SourceAddr
-	if src == nil || src.Kind != config.LocalSource || c.fam == nil {
-		return "", "", false
+// childKey is the template key of a call's module, its directory
+// relative to the root's, and the module, when the tree has it (a local,
+// installed or mapped module that loads).
+func (c *converter) childKey(mc *config.ModuleCall) (key string, child *config.TreeChild) {
+	if c.fam == nil || c.fam.tree == nil {
+		return "", nil
 	}
-	dir = filepath.Join(c.m.Dir, filepath.FromSlash(src.Path))
-	rel, err := filepath.Rel(c.fam.rootDir, dir)
+	child = c.fam.tree.Child(mc)
+	if child == nil || child.Kind == config.NotAvailable {
+		return "", child
+	}
+	rel, err := filepath.Rel(c.fam.rootDir, child.Dir)
 	if err != nil {
-		return "", "", false
+		rel = child.Dir
 	}
-	return dir, filepath.ToSlash(rel), true
+	return filepath.ToSlash(rel), child
 }
 
 // childTemplate converts the module a call uses, unless it was converted
@@ -131,10 +139,16 @@ func (c *converter) childTemplate(mc *config.ModuleCall) *childModule {
 		c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: detail, Subject: rng.Ptr()})
 		return nil
 	}
-	dir, key, ok := c.localChild(mc)
-	if !ok {
-		if mc.SourceAddr != nil && c.fam != nil {
-			return warn("Module not converted", fmt.Sprintf("The module %q uses, %s, is not a local directory: hcl2cue never downloads a module. Its outputs are open in the CUE form, and the engine cannot plan it.", mc.Name, mc.SourceAddr.Raw))
+	key, child := c.childKey(mc)
+	switch {
+	case child == nil:
+		return nil
+	case child.Kind == config.NotAvailable:
+		// Its outputs are open in the CUE form, and the engine plans the
+		// call as the HCL planner does: its outputs unknown.
+		if !c.fam.reported[mc] {
+			c.fam.reported[mc] = true
+			c.diags = append(c.diags, child.Diagnostic)
 		}
 		return nil
 	}
@@ -144,17 +158,15 @@ func (c *converter) childTemplate(mc *config.ModuleCall) *childModule {
 		}
 		return cm
 	}
-	m, diags := config.Load(dir)
-	if m == nil || diags.HasErrors() {
+	m := child.Module
+	if m == nil || child.Errors.HasErrors() {
 		msg := "it does not load"
-		for _, d := range diags {
-			if d.Severity == hcl.DiagError {
-				msg = d.Summary
-				if d.Subject != nil {
-					msg = d.Subject.String() + ": " + msg
-				}
-				break
+		for _, d := range child.Errors {
+			msg = d.Summary
+			if d.Subject != nil {
+				msg = d.Subject.String() + ": " + msg
 			}
+			break
 		}
 		return warn("Module not converted", fmt.Sprintf("The module %q uses, %s, was not converted (%s): its outputs are open in the CUE form, and the engine cannot plan it.", mc.Name, key, msg))
 	}

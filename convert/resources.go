@@ -341,7 +341,7 @@ func (c *converter) moduleCall(b *hclsyntax.Block) []ast.Decl {
 			s.Elts = append(s.Elts, field(ident(callOutputs), &ast.StructLit{Elts: []ast.Decl{&ast.Ellipsis{}}}))
 			return s
 		}
-		_, key, _ := c.localChild(mc)
+		key, _ := c.childKey(mc)
 		return c.callInstance(s, key, cm, b.Body)
 	})
 	if multi {

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/convert"
 	cueengine "github.com/tofucue/tofucue/engine/cue"
 	hclengine "github.com/tofucue/tofucue/engine/hcl"
@@ -34,6 +35,9 @@ type Options struct {
 	// with schemas inferred from the HCL module tree.
 	Schemas *mock.Schemas
 	Mocks   *mock.Mocks
+	// Sources find the modules of calls that are not local; nil finds
+	// those tofu init installed.
+	Sources *config.Sources
 }
 
 // Case is one set of inputs: a name for the report and the tfvars files
@@ -54,6 +58,9 @@ type CaseResult struct {
 	// it in memory, by the names the diagnostics give them (see
 	// ConvertedName); nil when the CUE module was read from a directory.
 	Sources map[string][]byte
+	// NotCompared are the module calls whose modules are not available
+	// (plan.Plan.NotPlanned): neither side plans their resources.
+	NotCompared []string
 }
 
 // ConvertedName is the name that diagnostics give a file of a module that
@@ -89,7 +96,7 @@ func CasesIn(dir string) ([]Case, error) {
 // those not taken from a default injected at its @input fields, so that
 // CUE's own defaults are checked too) and the same mock provider.
 func Run(hclDir, cueDir string, opts Options) ([]CaseResult, hcl.Diagnostics) {
-	tree, diags := hclengine.Load(hclDir)
+	tree, diags := config.LoadTree(hclDir, opts.Sources)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -135,6 +142,7 @@ func runCase(tree *hclengine.Tree, hclDir, cueDir string, c Case, opts Options, 
 	if diags.HasErrors() {
 		return res
 	}
+	res.NotCompared = hplan.NotPlanned
 
 	given := map[string]cty.Value{}
 	for name, v := range hplan.Variables {
@@ -145,13 +153,13 @@ func runCase(tree *hclengine.Tree, hclDir, cueDir string, c Case, opts Options, 
 	copts := cueengine.Options{Inputs: given, Provider: provider, ModuleDir: hclDir}
 	if cueDir != "" {
 		cplan, d := cueengine.Plan(cueDir, copts)
-		res.Diagnostics = append(res.Diagnostics, d...)
+		res.Diagnostics = append(res.Diagnostics, withoutNotAvailable(d)...)
 		if !d.HasErrors() {
 			res.Differences = Compare(hplan, cplan)
 		}
 		return res
 	}
-	conv := convert.Module(tree.Root, convert.Options{})
+	conv := convert.Tree(tree, convert.Options{})
 	if !conv.Complete() {
 		res.Diagnostics = append(res.Diagnostics, conv.Diagnostics...)
 		return res
@@ -164,12 +172,20 @@ func runCase(tree *hclengine.Tree, hclDir, cueDir string, c Case, opts Options, 
 		return res
 	}
 	cplan, d := cueengine.PlanValue(v, copts)
-	res.Diagnostics = append(res.Diagnostics, d...)
+	res.Diagnostics = append(res.Diagnostics, withoutNotAvailable(d)...)
 	if !d.HasErrors() {
 		res.Differences = Compare(hplan, cplan)
 	}
 	res.Sources = nameConverted(conv, d)
 	return res
+}
+
+// withoutNotAvailable drops the CUE side's warnings of module calls not
+// available: the HCL side's name the same calls and say what to do.
+func withoutNotAvailable(diags hcl.Diagnostics) hcl.Diagnostics {
+	return slices.DeleteFunc(slices.Clone(diags), func(d *hcl.Diagnostic) bool {
+		return d.Severity == hcl.DiagWarning && d.Summary == cueengine.NotAvailable
+	})
 }
 
 // nameConverted gives the diagnostics of a module converted in memory,
