@@ -49,6 +49,10 @@ type setup struct {
 // diagnostics returned on their own are the configuration files' errors;
 // when they have an error, nothing was linted.
 func Run(targets []Target, opts Options) (*report.Report, hcl.Diagnostics) {
+	if opts.Overrides.Sources == nil {
+		// One for the run: each manifest is read once.
+		opts.Overrides.Sources = config.NewSources(config.SourceOptions{})
+	}
 	setups, diags := resolveConfigs(targets, opts)
 	if diags.HasErrors() {
 		return nil, diags

@@ -227,8 +227,8 @@ func sortedAttrs(attrs hcl.Attributes) []string {
 }
 
 // Merge returns cfg with the settings of over on top: over's rule settings
-// replace cfg's field by field, its Only and its true flags win; Exclude and
-// Root stay cfg's. It is how command-line flags override a configuration
+// replace cfg's field by field, its Only, its Sources and its true flags win;
+// Exclude and Root stay cfg's. It is how command-line flags override a configuration
 // file.
 func (cfg Config) Merge(over Config) Config {
 	out := cfg
@@ -257,6 +257,9 @@ func (cfg Config) Merge(over Config) Config {
 	}
 	out.DisabledByDefault = cfg.DisabledByDefault || over.DisabledByDefault
 	out.ReportUnusedIgnores = cfg.ReportUnusedIgnores || over.ReportUnusedIgnores
+	if over.Sources != nil {
+		out.Sources = over.Sources
+	}
 	return out
 }
 

@@ -97,6 +97,9 @@ type Pass struct {
 	// References are every reference of the module, found once for all
 	// rules (refs.InModule).
 	References []refs.Use
+	// Sources find the modules of the module's calls, the module taken as
+	// a root (see config.Sources); nil finds local and installed ones.
+	Sources *config.Sources
 
 	options map[string]cty.Value
 	report  func(Finding)

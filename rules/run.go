@@ -32,6 +32,10 @@ type Config struct {
 	// Root is the directory that Exclude patterns are relative to: the
 	// configuration file's. "" means the working directory.
 	Root string
+	// Sources find the modules of module calls that are not local (the
+	// command line's --module-source); nil finds those tofu init
+	// installed in the module's .terraform.
+	Sources *config.Sources
 }
 
 // RuleConfig is the configuration of one rule; nil fields keep the default.
@@ -116,7 +120,7 @@ func Run(m *config.Module, loadDiags hcl.Diagnostics, selected []Selected, cfg C
 	if LoadErrors(loadDiags).HasErrors() {
 		findings = claimedFindings(loadDiags, selected)
 	} else {
-		findings = runRules(m, loadDiags, selected)
+		findings = runRules(m, loadDiags, selected, cfg.Sources)
 	}
 	igs := findIgnores(m.Files)
 	kept := findings[:0]
@@ -138,7 +142,7 @@ func Run(m *config.Module, loadDiags hcl.Diagnostics, selected []Selected, cfg C
 }
 
 // runRules runs each selected rule's Check over m.
-func runRules(m *config.Module, loadDiags hcl.Diagnostics, selected []Selected) []Finding {
+func runRules(m *config.Module, loadDiags hcl.Diagnostics, selected []Selected, sources *config.Sources) []Finding {
 	uses, _ := refs.InModule(m)
 	var findings []Finding
 	for _, s := range selected {
@@ -147,6 +151,7 @@ func runRules(m *config.Module, loadDiags hcl.Diagnostics, selected []Selected) 
 			Module:          m,
 			LoadDiagnostics: loadDiags,
 			References:      uses,
+			Sources:         sources,
 			options:         s.Options,
 			report: func(f Finding) {
 				if s.Severity != 0 {

@@ -326,6 +326,6 @@ func FuzzTypeConstraintRules(f *testing.F) {
 		if m == nil {
 			return
 		}
-		runRules(m, diags, sel)
+		runRules(m, diags, sel, nil)
 	})
 }

@@ -107,16 +107,21 @@ func resourceSuggestion(m *config.Module, ref *refs.Reference) string {
 }
 
 // checkModuleOutput reports module.NAME.OUTPUT where the called module is
-// a local directory that declares no such output.
+// a local directory, a module tofu init installed or one the user mapped,
+// and declares no such output. A module not available is not checked.
 func checkModuleOutput(p *Pass, u refs.Use, out refs.ModuleCallOutput, memo map[string]childOutputs) {
 	mc := p.Module.ModuleCalls[out.Call.Call.Name]
-	if mc == nil || mc.SourceAddr == nil || mc.SourceAddr.Kind != config.LocalSource {
+	if mc == nil || mc.SourceAddr == nil {
 		return
 	}
 	if out.Call.Key == refs.NoKey && (mc.Count != nil || mc.ForEach != nil) {
 		return // module.NAME.X may be the instance with key X
 	}
-	dir := filepath.Join(p.Module.Dir, filepath.FromSlash(mc.SourceAddr.Path))
+	child := p.Sources.Find(p.Module.Dir, "", p.Module.Dir, mc)
+	if child.Kind == config.NotAvailable {
+		return
+	}
+	dir := child.Dir
 	co, ok := memo[dir]
 	if !ok {
 		co = loadOutputs(dir)
