@@ -53,17 +53,24 @@ type convertFlags struct {
 	allowPartial bool
 	recursive    bool
 	jobs         int
+	modules      moduleFlags
 }
 
 // convertRun is one hcl2cue convert invocation.
 type convertRun struct {
 	convertFlags
 	stdout, stderr io.Writer
+	sources        *config.Sources
 }
 
 // run converts the module directory or the tree of modules that arg
 // names.
 func (r *convertRun) run(arg string) error {
+	sources, err := r.modules.sources()
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	r.sources = sources
 	if root, ok := cutPattern(arg); ok || r.recursive {
 		return r.batch(arg, root)
 	}
@@ -94,13 +101,13 @@ func (r *convertRun) single(dir string) error {
 	if !config.IsModuleDir(dir) {
 		return &exitError{code: ExitError, err: fmt.Errorf("%s: not a module directory: no .tf, .tf.json, .tofu or .tofu.json file in it (%s converts the module directories below it)", dir, filepath.Join(dir, "..."))}
 	}
-	mr := convert.Dir(dir, convert.Options{})
+	mr := convert.Dir(dir, convert.Options{Sources: r.sources})
 	if mr.Result == nil {
 		writeDiagnostics(r.stderr, mr.LoadDiagnostics)
 		return &exitError{code: ExitError, err: fmt.Errorf("%s: the module does not load; nothing converted", dir)}
 	}
 	if mr.Err != nil {
-		if mr.Own = planErrors(dir); mr.Own.HasErrors() {
+		if mr.Own = planErrors(dir, r.sources); mr.Own.HasErrors() {
 			writeDiagnostics(r.stderr, mr.Own)
 			return &exitError{code: ExitError, err: fmt.Errorf("%s: the module does not plan at the defaults of its variables (above), and its conversion does not load as CUE either; nothing written", dir)}
 		}
@@ -198,7 +205,7 @@ func (r *convertRun) batch(arg, root string) error {
 	if isTerminal(r.stderr) {
 		progress = func(done, total int) { writeProgress(r.stderr, done, total) }
 	}
-	s := convert.Batch(dirs, convert.BatchOptions{Jobs: r.jobs}, progress)
+	s := convert.Batch(dirs, convert.BatchOptions{Jobs: r.jobs, Options: convert.Options{Sources: r.sources}}, progress)
 	if progress != nil {
 		fmt.Fprint(r.stderr, "\r\033[K")
 	}
@@ -206,7 +213,7 @@ func (r *convertRun) batch(arg, root string) error {
 	// unless the module fails of its own.
 	for i, m := range s.Modules {
 		if m.Err != nil {
-			m.Own = planErrors(dirs[i])
+			m.Own = planErrors(dirs[i], r.sources)
 		}
 	}
 
@@ -324,8 +331,8 @@ func isTerminal(w io.Writer) bool {
 // provider: where the converted module does not load as CUE, they tell a
 // module that fails of its own (an index out of range at its defaults)
 // from a bug of the converter.
-func planErrors(dir string) hcl.Diagnostics {
-	tree, diags := hclengine.Load(dir)
+func planErrors(dir string, sources *config.Sources) hcl.Diagnostics {
+	tree, diags := config.LoadTree(dir, sources)
 	if diags.HasErrors() {
 		return diags
 	}

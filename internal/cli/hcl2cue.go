@@ -31,7 +31,7 @@ and its CUE form plan the same changes.`,
 
 	var cf convertFlags
 	convert := &cobra.Command{
-		Use:   "convert [-o OUT] [--allow-partial] DIR | DIR/...",
+		Use:   "convert [-o OUT] [--allow-partial] [--module-source SOURCE=DIR] DIR | DIR/...",
 		Short: "Convert the HCL module in DIR to CUE",
 		Long:  convertLong,
 		Args:  cobra.ExactArgs(1),
@@ -45,6 +45,7 @@ and its CUE form plan the same changes.`,
 	cflags.BoolVar(&cf.allowPartial, "allow-partial", false, "write modules that were converted in part, with placeholders for what was not")
 	cflags.BoolVarP(&cf.recursive, "recursive", "r", false, "convert every module directory below DIR, as DIR/... does")
 	cflags.IntVarP(&cf.jobs, "jobs", "j", 0, "modules converted at once (default: one per CPU)")
+	cf.modules.register(cflags)
 
 	plan := newPlanCommand()
 

@@ -65,12 +65,13 @@ type planFlags struct {
 	synthesize bool
 	json       bool
 	middleware middleware.Options
+	modules    moduleFlags
 }
 
 func newPlanCommand() *cobra.Command {
 	var f planFlags
 	cmd := &cobra.Command{
-		Use:   "plan [--lang hcl|cue] [--var k=v] [--var-file F] [--mocks F] [--schema F] [--synthesize] [--json] DIR",
+		Use:   "plan [--lang hcl|cue] [--var k=v] [--var-file F] [--mocks F] [--schema F] [--synthesize] [--json] [--module-source SOURCE=DIR] DIR",
 		Short: "Plan the module in DIR against mock providers",
 		Long:  planLong,
 		Args:  cobra.ExactArgs(1),
@@ -90,6 +91,7 @@ func newPlanCommand() *cobra.Command {
 	fl.BoolVar(&f.middleware.Enabled, "middleware", false, "run the middleware that the module declares, at its hook points")
 	fl.StringArrayVar(&f.middleware.Only, "middleware-only", nil, "run only this middleware (repeatable; implies --middleware)")
 	fl.DurationVar(&f.middleware.Timeout, "middleware-timeout", middleware.DefaultTimeout, "how long a middleware may take to answer one call")
+	f.modules.register(fl)
 	return cmd
 }
 
@@ -115,7 +117,11 @@ func (f *planFlags) run(dir string, stdout, stderr io.Writer) error {
 		writeDiagnostics(stderr, diags)
 		return &exitError{code: ExitError}
 	}
-	tree, diags := hclengine.Load(dir)
+	sources, err := f.modules.sources()
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	tree, diags := config.LoadTree(dir, sources)
 	if diags.HasErrors() {
 		writeDiagnostics(stderr, diags)
 		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: the module does not load", dir)}
@@ -141,7 +147,11 @@ func (f *planFlags) runCUE(dir string, stdout, stderr io.Writer) error {
 		writeDiagnostics(stderr, diags)
 		return &exitError{code: ExitError}
 	}
-	tree, diags := hclengine.Load(f.source)
+	sources, err := f.modules.sources()
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	tree, diags := config.LoadTree(f.source, sources)
 	if diags.HasErrors() {
 		writeDiagnostics(stderr, diags)
 		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: the module does not load", f.source)}

@@ -31,6 +31,7 @@ func newTofulintCommand() *cobra.Command {
 		fix, diff                            bool
 		jobs                                 int
 		enableRules, disableRules, onlyRules []string
+		modules                              moduleFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "tofulint [flags] [PATH ...]",
@@ -86,6 +87,9 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 			if _, err := over.Select(); err != nil {
 				return err
 			}
+			if over.Sources, err = modules.sources(); err != nil {
+				return &exitError{code: ExitError, err: err}
+			}
 			if configFile != "" {
 				if _, err := os.Stat(configFile); err != nil {
 					return &exitError{code: ExitError, err: fmt.Errorf("--config: %w", err)}
@@ -121,6 +125,7 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 	flags.StringSliceVar(&onlyRules, "only", nil, "run only these rules")
 	flags.StringVar(&minSeverity, "minimum-failure-severity", rules.Notice.String(), "the least severe finding that makes the exit status 1: error|warning|notice")
 	flags.BoolVar(&reportUnused, "report-unused-ignores", false, "report tofulint-ignore comments that silence nothing")
+	modules.registerMappings(flags)
 	flags.IntVarP(&jobs, "jobs", "j", 0, "modules linted at once (default: one per CPU)")
 	return cmd
 }

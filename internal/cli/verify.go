@@ -35,6 +35,7 @@ type verifyFlags struct {
 	mocks      []string
 	schemas    []string
 	synthesize bool
+	modules    moduleFlags
 }
 
 func newVerifyCommand() *cobra.Command {
@@ -59,6 +60,7 @@ func newVerifyCommand() *cobra.Command {
 	fl.StringArrayVar(&f.mocks, "mocks", nil, "mock values in OpenTofu's test syntax (repeatable)")
 	fl.StringArrayVar(&f.schemas, "schema", nil, "provider schemas from tofu providers schema -json (repeatable)")
 	fl.BoolVar(&f.synthesize, "synthesize", false, "make up values for variables that have none, identically on both sides")
+	f.modules.register(fl)
 	return cmd
 }
 
@@ -68,7 +70,11 @@ func (f *verifyFlags) run(dir, cueDir string, stdout, stderr io.Writer) error {
 	} else if !fi.IsDir() || !config.IsModuleDir(dir) {
 		return &exitError{code: ExitError, err: fmt.Errorf("%s: not a module directory", dir)}
 	}
-	opts := verify.Options{Inputs: f.vars}
+	sources, err := f.modules.sources()
+	if err != nil {
+		return &exitError{code: ExitError, err: err}
+	}
+	opts := verify.Options{Inputs: f.vars, Sources: sources}
 	opts.Inputs.Environ = os.Environ()
 	opts.Inputs.AutoFiles = true
 	opts.Inputs.Synthesize = f.synthesize
@@ -114,6 +120,9 @@ func (f *verifyFlags) run(dir, cueDir string, stdout, stderr io.Writer) error {
 			}
 		default:
 			fmt.Fprintf(stdout, "case %s: equal\n", r.Case.Name)
+		}
+		for _, addr := range r.NotCompared {
+			fmt.Fprintf(stdout, "case %s: %s not compared: its module is not available\n", r.Case.Name, addr)
 		}
 	}
 	switch {

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/tofucue/tofucue/config"
+)
+
+// moduleFlags are the flags of every command that loads module trees:
+// where calls that are not local find their modules.
+type moduleFlags struct {
+	mappings []string
+	strict   bool
+}
+
+func (f *moduleFlags) register(fl *pflag.FlagSet) {
+	f.registerMappings(fl)
+	fl.BoolVar(&f.strict, "strict-modules", false, "make a module call whose module is not available (not local, installed or mapped) an error, not a warning")
+}
+
+// registerMappings registers --module-source alone, for tofulint, which
+// reports nothing of a module that is not available.
+func (f *moduleFlags) registerMappings(fl *pflag.FlagSet) {
+	fl.StringArrayVar(&f.mappings, "module-source", nil, "read the modules of calls with source SOURCE from DIR, as SOURCE=DIR (repeatable); modules tofu init installed are read from .terraform")
+}
+
+// sources are the flags' config.Sources; TF_DATA_DIR moves .terraform, as
+// for tofu.
+func (f *moduleFlags) sources() (*config.Sources, error) {
+	opts := config.SourceOptions{DataDir: os.Getenv("TF_DATA_DIR"), Strict: f.strict}
+	for _, m := range f.mappings {
+		src, dir, err := config.ParseSourceMapping(m)
+		if err != nil {
+			return nil, err
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("--module-source %s: %s is not a directory", m, dir)
+		}
+		if opts.Mappings == nil {
+			opts.Mappings = map[string]string{}
+		}
+		if prev, dup := opts.Mappings[src]; dup && prev != dir {
+			return nil, fmt.Errorf("--module-source %s: %s is mapped to %s already", m, src, prev)
+		}
+		opts.Mappings[src] = dir
+	}
+	return config.NewSources(opts), nil
+}
