@@ -1,6 +1,7 @@
 package golden_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,7 +18,8 @@ import (
 
 // TestConvert converts the module of each case in convert/ and compares
 // every CUE file written with want/NAME.cue and the diagnostics with
-// want/diagnostics. The converted module must load with cue/load. A case
+// want/diagnostics. The lines of the input file "args" may map module
+// sources, as --module-source=SOURCE=DIR does, DIR relative to the case. The converted module must load with cue/load. A case
 // with input files named *.cue (inputs.cue, setting _var fields) is also
 // evaluated with them added to the package; want/eval holds the value, as
 // CUE, of every field that is not hidden: resources, outputs, data.
@@ -28,7 +30,24 @@ func TestConvert(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatalf("loading: %s", golden.Diagnostics(dir, diags))
 		}
-		r := convert.Module(m, convert.Options{Package: "m"})
+		var opts config.SourceOptions
+		if s, ok := c.Input("args"); ok {
+			for line := range strings.Lines(s) {
+				arg, ok := strings.CutPrefix(strings.TrimSpace(line), "--module-source=")
+				if !ok {
+					t.Fatalf("args: %q: only --module-source=SOURCE=DIR is known here", line)
+				}
+				src, d, err := config.ParseSourceMapping(arg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if opts.Mappings == nil {
+					opts.Mappings = map[string]string{}
+				}
+				opts.Mappings[src] = filepath.Join(dir, d)
+			}
+		}
+		r := convert.Module(m, convert.Options{Package: "m", Sources: config.NewSources(opts)})
 		out := map[string]string{"diagnostics": golden.Diagnostics(dir, r.Diagnostics)}
 		for _, f := range r.Files {
 			out[f.Name] = string(f.Source)

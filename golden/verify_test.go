@@ -17,14 +17,26 @@ import (
 // and runs `hcl2cue verify [ARGS] . cue`. An edit is a line of the input
 // file "edits": FILE|OLD|NEW, replacing the one occurrence of OLD in the
 // converted FILE with NEW (a deliberate change, to see verify report
-// it). The flags are the lines of "args". want/verify holds the exit
+// it). The flags are the lines of "args"; those that say where modules
+// are (--module-source, --strict-modules) are the conversion's too. want/verify holds the exit
 // status and the report, want/stderr the diagnostics.
 func TestVerify(t *testing.T) {
 	golden.Run(t, "verify", func(t *testing.T, c *golden.Case) map[string]string {
 		dir := c.Materialize(t)
 		t.Chdir(dir)
+		var args, convertArgs []string
+		if s, ok := c.Input("args"); ok {
+			for line := range strings.Lines(s) {
+				if line = strings.TrimSpace(line); line != "" {
+					args = append(args, line)
+					if strings.HasPrefix(line, "--module-source") || strings.HasPrefix(line, "--strict-modules") {
+						convertArgs = append(convertArgs, line)
+					}
+				}
+			}
+		}
 		var stdout, stderr bytes.Buffer
-		if code := cli.Hcl2cue([]string{"convert", "-o", "cue", "."}, &stdout, &stderr); code != 0 {
+		if code := cli.Hcl2cue(append(append([]string{"convert", "-o", "cue"}, convertArgs...), "."), &stdout, &stderr); code != 0 {
 			t.Fatalf("convert exited %d: %s", code, stderr.String())
 		}
 		if s, ok := c.Input("edits"); ok {
@@ -47,14 +59,6 @@ func TestVerify(t *testing.T) {
 				}
 				if err := os.WriteFile(p, []byte(strings.Replace(string(b), parts[1], parts[2], 1)), 0o644); err != nil {
 					t.Fatal(err)
-				}
-			}
-		}
-		var args []string
-		if s, ok := c.Input("args"); ok {
-			for line := range strings.Lines(s) {
-				if line = strings.TrimSpace(line); line != "" {
-					args = append(args, line)
 				}
 			}
 		}
