@@ -30,7 +30,9 @@
 // that an input and an output of the same name do not unify. Inside a
 // template, var.NAME is _arg.NAME, the argument as the call gives it,
 // where the variable's value is that argument (see readsArgument). A module
-// from a registry or a remote source is never fetched: its _out is open. A field label that equals a name the converted
+// that is not available (a registry or remote source neither installed
+// nor mapped) is never fetched: its _out is open, so its outputs are not
+// known, as the HCL planner takes them. A field label that equals a name the converted
 // expressions refer to (a namespace, a resource type, an import such as
 // list or strings, a CUE type such as number, a for variable in scope) is
 // written quoted: a quoted label names the same field but cannot be

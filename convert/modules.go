@@ -21,7 +21,9 @@ import (
 	"github.com/tofucue/tofucue/config"
 )
 
-// The modules a module calls from local sources are converted with it,
+// The modules a module calls are converted with it (local sources, the
+// modules tofu init installed and those --module-source maps: see
+// config.Sources),
 // into the same CUE package, so that the whole tree is one program and
 // gradual evaluation sees across module boundaries. Each module is
 // converted once, whatever the number of calls, into a file of its own
@@ -34,7 +36,8 @@ import (
 //		output: vpc_id: aws_vpc.main.id @output(vpc_id)
 //	} @source("modules/vpc")
 //
-// keyed by the module's directory relative to the root's. Each call
+// keyed by the module's directory relative to the root's
+// (".terraform/modules/vpc" for an installed one). Each call
 // instance unifies the template with its arguments, and reads the
 // child's outputs from the instance:
 //

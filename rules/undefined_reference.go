@@ -27,10 +27,12 @@ words, with a suggestion where a declared name is a likely typo. A data
 source declared inside a check block is reported where it is used outside
 that block, which cannot see it. Variables and locals used in backend,
 cloud and encryption blocks and in import targets are checked too. Module
-outputs are checked when the call's source is a local path (./ or ../): the
-rule loads the called module, once per directory for the whole run, and
-skips calls whose module does not load cleanly. Registry and remote sources
-are skipped silently, since the linter does not install modules, and so is
+outputs are checked when the call's module is a local path (./ or ../), a
+module tofu init installed (.terraform/modules/modules.json, unless it is
+stale) or a source --module-source maps: the rule loads the called module,
+once per directory for the whole run, and skips calls whose module does not
+load cleanly. Other registry and remote sources are skipped silently, since
+the linter does not install modules, and so is
 module.NAME.OUTPUT for a call with count or for_each, where the step after
 the name can be an instance key. References to feature blocks (symbols.,
 middleware.) are symbol_reference's and middleware lists are

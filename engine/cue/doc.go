@@ -225,9 +225,10 @@
 //
 // # Differences from engine/hcl
 //
-//   - A module call whose module was not converted (a registry or remote
-//     source: its call has no _mod) is "Module not evaluable", as on the
-//     HCL side. A module call whose count or for_each is known only
+//   - A module call whose module was not converted (not available: its
+//     call has no _mod) has open outputs, so unknown ones, with a
+//     warning, and is listed in Plan.NotPlanned, as on the HCL side. A
+//     module call whose count or for_each is known only
 //     after a data source is read while planning is "Invalid count
 //     argument" here: module instances are told before the plan pass.
 //   - CUE has no marks: values derived from sensitive variables are not

@@ -61,8 +61,13 @@
 //   - A root output whose value is sensitive must be declared sensitive.
 //   - Provisioners, connection blocks and the lifecycle arguments that
 //     only matter for updates are not evaluated: nothing is ever run.
-//   - Module calls with registry or remote sources are errors: the planner
-//     never downloads anything.
+//   - Module calls find their modules through config.Sources: local
+//     paths, the modules tofu init installed, --module-source mappings.
+//     The planner never downloads anything: a call whose module is not
+//     available is a warning, its outputs are unknown of dynamic type (as
+//     TFLint's --call-module-type=local takes them), its resources are
+//     absent and Plan.NotPlanned lists it (an error with
+//     --strict-modules).
 //   - Functions are OpenTofu's, from functions/: relative paths are resolved
 //     against the root module's directory, the file functions read only
 //     inside the directory that holds the whole module tree, path.module is

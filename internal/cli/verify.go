@@ -41,7 +41,7 @@ type verifyFlags struct {
 func newVerifyCommand() *cobra.Command {
 	var f verifyFlags
 	cmd := &cobra.Command{
-		Use:   "verify [--var-file F] [--cases DIR] [--mocks F] [--schema F] [--synthesize] DIR [CUE_DIR]",
+		Use:   "verify [--var-file F] [--cases DIR] [--mocks F] [--schema F] [--synthesize] [--module-source SOURCE=DIR] DIR [CUE_DIR]",
 		Short: "Check that the HCL module in DIR and its CUE form plan the same changes",
 		Long:  verifyLong,
 		Args:  cobra.RangeArgs(1, 2),
