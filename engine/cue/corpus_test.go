@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/convert"
 	hclengine "github.com/tofucue/tofucue/engine/hcl"
 	"github.com/tofucue/tofucue/engine/inputs"
@@ -22,15 +23,15 @@ import (
 )
 
 // TestCorpus plans every corpus module on both sides, with synthesized
-// inputs, and compares the plans. It logs how many are equal, different
-// or fail on the CUE side, with the reasons by frequency (one example
-// each; TOFUCUE_CORPUS_ALL=1 logs every module). Modules that the HCL
-// side cannot plan (those calling registry modules among them) or that
-// are not converted in full are counted apart. TOFUCUE_CORPUS_ONLY=TEXT
-// plans only the modules whose path contains TEXT, TOFUCUE_CORPUS_SKIP=TEXT
-// all but those. Modules that call
-// others are planned only with one of the two set: the whole corpus takes
-// half an hour. The CUE planner must never panic.
+// inputs, and compares the plans, as hcl2cue verify --synthesize does. It
+// logs how many are equal, different or an error, with the reasons by
+// frequency (one example each; TOFUCUE_CORPUS_ALL=1 logs every module):
+// an error is a module that does not load, does not convert in full, or
+// does not plan on one side. Calls of registry modules that the corpus
+// holds read them from it (corpus.Sources); others plan with unknown
+// outputs. TOFUCUE_CORPUS_ONLY=TEXT plans only the modules whose path
+// contains TEXT, TOFUCUE_CORPUS_SKIP=TEXT all but those. The CUE planner
+// must never panic.
 func TestCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("planning the corpus is not short")
@@ -47,6 +48,7 @@ func TestCorpus(t *testing.T) {
 			t.Logf("%s %s (%.1fs): %s", kind, rel, time.Since(start).Seconds(), why)
 		}
 	}
+	sources := corpus.Sources(t)
 	for _, dir := range corpus.ModuleDirs(t) {
 		if dir.NotModule != "" || corpus.Templates[dir.Rel] != "" {
 			continue
@@ -58,26 +60,20 @@ func TestCorpus(t *testing.T) {
 			continue
 		}
 		start = time.Now()
-		tree, diags := hclengine.Load(dir.Path)
+		tree, diags := config.LoadTree(dir.Path, sources)
 		if diags.HasErrors() {
-			note("skipped", "does not load", dir.Rel)
+			note("error", "does not load: "+firstError(diags), dir.Rel)
 			continue
 		}
-		if len(tree.Modules) > 1 && os.Getenv("TOFUCUE_CORPUS_ALL") == "" && os.Getenv("TOFUCUE_CORPUS_ONLY") == "" {
-			// A module tree takes seconds to minutes on the CUE side
-			// (terraform-aws-vpc's examples): planned on request only.
-			note("skipped", "calls modules (TOFUCUE_CORPUS_ALL=1 plans them)", dir.Rel)
-			continue
-		}
-		r := convert.Module(tree.Root, convert.Options{})
+		r := convert.Tree(tree, convert.Options{})
 		if !r.Complete() {
-			note("skipped", "not converted in full: "+firstError(r.Diagnostics), dir.Rel)
+			note("error", "not converted in full: "+firstError(r.Diagnostics), dir.Rel)
 			continue
 		}
 		hs, _ := mock.LoadSchemas()
 		hp, hdiags := hclengine.Plan(tree, hclengine.Options{Inputs: inputs.Sources{Synthesize: true}, Schemas: hs})
 		if hdiags.HasErrors() {
-			note("skipped", "the HCL plan fails", dir.Rel)
+			note("error", "the HCL plan fails: "+firstError(hdiags), dir.Rel)
 			continue
 		}
 		v, _ := r.LoadWith(cuecontext.New(), nil)

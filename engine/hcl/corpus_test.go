@@ -17,30 +17,29 @@ import (
 	"github.com/tofucue/tofucue/internal/corpus"
 )
 
-// corpusModule is a corpus module directory that can be planned: it loads,
-// and every module it calls has a local source.
+// corpusModule is a corpus module directory that can be planned: it
+// loads. Calls of modules the corpus does not hold are not available, and
+// plan with unknown outputs.
 type corpusModule struct {
 	rel  string
 	tree *Tree
 }
 
 // plannableCorpus loads every corpus module directory and sorts them into
-// those that can be planned and those that cannot (not modules, remote
-// module sources, load errors), with the reason.
+// those that can be planned and those that cannot (not modules, load
+// errors), with the reason. Registry modules the corpus holds are read
+// from it (corpus.Sources).
 func plannableCorpus(tb testing.TB) (mods []corpusModule, skipped map[string]int) {
 	skipped = map[string]int{}
+	sources := corpus.Sources(tb)
 	for _, dir := range corpus.ModuleDirs(tb) {
 		if dir.NotModule != "" || corpus.Templates[dir.Rel] != "" {
 			skipped["not a module"]++
 			continue
 		}
-		tree, diags := Load(dir.Path)
+		tree, diags := config.LoadTree(dir.Path, sources)
 		if diags.HasErrors() {
 			skipped["does not load"]++
-			continue
-		}
-		if remoteCalls(tree) {
-			skipped["calls modules with registry or remote sources"]++
 			continue
 		}
 		mods = append(mods, corpusModule{rel: dir.Rel, tree: tree})
@@ -48,19 +47,8 @@ func plannableCorpus(tb testing.TB) (mods []corpusModule, skipped map[string]int
 	return mods, skipped
 }
 
-func remoteCalls(t *Tree) bool {
-	for _, m := range t.Modules {
-		for _, c := range m.ModuleCalls {
-			if c.SourceAddr == nil || c.SourceAddr.Kind != config.LocalSource {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// TestCorpus plans every corpus module whose module calls all have local
-// sources, with inferred schemas and synthesized inputs. Planning must
+// TestCorpus plans every corpus module, with inferred schemas and
+// synthesized inputs. Planning must
 // never panic; -v prints the counts and the reasons for failures, by
 // frequency, with one example each.
 func TestCorpus(t *testing.T) {
@@ -68,7 +56,12 @@ func TestCorpus(t *testing.T) {
 		t.Skip("planning the corpus is not short")
 	}
 	mods, skipped := plannableCorpus(t)
-	planned := 0
+	planned, unavailable := 0, 0
+	for _, cm := range mods {
+		if len(cm.tree.Unavailable()) > 0 {
+			unavailable++
+		}
+	}
 	reasons := map[string][]string{}
 	for _, cm := range mods {
 		_, diags := Plan(cm.tree, Options{Inputs: inputs.Sources{Synthesize: true}})
@@ -82,7 +75,7 @@ func TestCorpus(t *testing.T) {
 			t.Logf("FAIL %s: %s: %s", cm.rel, summary, example)
 		}
 	}
-	t.Logf("corpus: %d planned, %d failed, of %d plannable; skipped: %v", planned, len(mods)-planned, len(mods), skipped)
+	t.Logf("corpus: %d planned, %d failed, of %d plannable (%d calling modules that are not available); skipped: %v", planned, len(mods)-planned, len(mods), unavailable, skipped)
 	for _, why := range slices.SortedFunc(maps.Keys(reasons), func(a, b string) int {
 		return cmp.Or(len(reasons[b])-len(reasons[a]), strings.Compare(a, b))
 	}) {

@@ -1,0 +1,55 @@
+package corpus
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tofucue/tofucue/config"
+)
+
+// Sources finds the modules of calls as a user who keeps the corpus's
+// repositories side by side would, with --module-source: each
+// repository's registry address (terraform-aws-modules/vpc/aws for
+// terraform-aws-modules/terraform-aws-vpc, by the registry's naming
+// rule, terraform-PROVIDER-NAME) maps to its folder. Calls of modules the
+// corpus does not hold stay not available.
+func Sources(tb testing.TB) *config.Sources {
+	tb.Helper()
+	return config.NewSources(config.SourceOptions{Mappings: Mappings(tb)})
+}
+
+// Mappings are Sources's mappings, from the corpus's MANIFEST.tsv.
+func Mappings(tb testing.TB) map[string]string {
+	tb.Helper()
+	root := Shared(tb, "corpus")
+	f, err := os.Open(filepath.Join(root, "MANIFEST.tsv"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		repo, _, _ := strings.Cut(sc.Text(), "\t")
+		owner, name, ok := strings.Cut(repo, "/")
+		if !ok {
+			continue // the header
+		}
+		rest, ok := strings.CutPrefix(name, "terraform-")
+		if !ok {
+			continue
+		}
+		provider, module, ok := strings.Cut(rest, "-")
+		if !ok {
+			continue
+		}
+		out[owner+"/"+module+"/"+provider] = filepath.Join(root, owner+"__"+name)
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
