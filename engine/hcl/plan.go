@@ -162,7 +162,7 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 		tree:     t,
 		provider: mock.New(schemas, opts.Mocks),
 		now:      now,
-		result:   &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}},
+		result:   &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}, Timestamp: now, Configuration: t.Configuration(schemas)},
 		byAddr:   map[string]*plan.Instance{},
 
 		maxInstances: cmp.Or(opts.MaxInstances, MaxInstances),

@@ -20,10 +20,12 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/engine/configjson"
 )
 
 // SensitiveMark is the cty mark of sensitive values, the one that
@@ -45,6 +47,12 @@ type Plan struct {
 	// Metadata is what middleware returned from the operation-level
 	// (stage) hooks, by metadata_key.
 	Metadata map[string]cty.Value
+	// Configuration is the module tree as written, for the JSON plan's
+	// "configuration"; nil when not known.
+	Configuration *configjson.Configuration
+	// Timestamp is when the plan was made: what plantimestamp returns.
+	// The zero time leaves "timestamp" out of the JSON plan.
+	Timestamp time.Time
 }
 
 // Variable is the value of an input variable.
