@@ -226,6 +226,7 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 		root.collectOutputs(p.result)
 	}
 	p.result.Sort()
+	p.result.RelevantAttributes = t.RelevantAttributes(p.result, schemas)
 	return p.result, plan.UniqueDiagnostics(diags)
 }
 

@@ -18,6 +18,7 @@ package plan
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -50,6 +51,9 @@ type Plan struct {
 	// Configuration is the module tree as written, for the JSON plan's
 	// "configuration"; nil when not known.
 	Configuration *configjson.Configuration
+	// RelevantAttributes are the resource attributes that the planned
+	// changes read, for the JSON plan's "relevant_attributes".
+	RelevantAttributes []configjson.ResourceAttr
 	// Timestamp is when the plan was made: what plantimestamp returns.
 	// The zero time leaves "timestamp" out of the JSON plan.
 	Timestamp time.Time
@@ -200,4 +204,24 @@ func (p *Plan) Changes() (create, read int) {
 		}
 	}
 	return create, read
+}
+
+// ChangedObjects are what the plan changes, as [configjson.RelevantAttributes]
+// starts from: the instances it creates or reads during apply, and every
+// module instance that holds one (with the root and every module instance
+// between), all of whose outputs are planned.
+func (p *Plan) ChangedObjects() configjson.Changes {
+	var ch configjson.Changes
+	mods := map[string]bool{"": true}
+	for _, in := range p.Instances {
+		if in.Mode == config.EphemeralMode || in.Action == NoOp {
+			continue
+		}
+		ch.Resources = append(ch.Resources, in.Addr())
+		for m := in.Module; m != "" && !mods[m]; m = parentModule(m) {
+			mods[m] = true
+		}
+	}
+	ch.Modules = slices.Sorted(maps.Keys(mods))
+	return ch
 }

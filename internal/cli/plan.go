@@ -170,6 +170,7 @@ func (f *planFlags) runCUE(dir string, stdout, stderr io.Writer) error {
 	// converted from, which the JSON plan describes as written; the plan
 	// time is the fixed one that both sides give plantimestamp.
 	p.Configuration = tree.Configuration(opts.Schemas)
+	p.RelevantAttributes = tree.RelevantAttributes(p, opts.Schemas)
 	p.Timestamp = hclengine.DefaultNow
 	return writePlan(stdout, p, f.json)
 }
