@@ -135,10 +135,10 @@ func (p *Plan) MarshalJSON() ([]byte, error) {
 type jsonPlan struct {
 	FormatVersion    string                    `json:"format_version"`
 	TerraformVersion string                    `json:"terraform_version"`
-	Variables        map[string]jsonVariable   `json:"variables"`
+	Variables        map[string]jsonVariable   `json:"variables,omitempty"`
 	PlannedValues    jsonValues                `json:"planned_values"`
-	ResourceChanges  []jsonResourceChange      `json:"resource_changes"`
-	OutputChanges    map[string]jsonChange     `json:"output_changes"`
+	ResourceChanges  []jsonResourceChange      `json:"resource_changes,omitempty"`
+	OutputChanges    map[string]jsonChange     `json:"output_changes,omitempty"`
 	PriorState       *jsonState                `json:"prior_state,omitempty"`
 	Configuration    *configjson.Configuration `json:"configuration,omitempty"`
 	Relevant         []configjson.ResourceAttr `json:"relevant_attributes,omitempty"`
