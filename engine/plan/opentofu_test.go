@@ -85,6 +85,27 @@ func TestOpenTofuConfiguration(t *testing.T) {
 	}
 }
 
+// TestOpenTofuConfigurationCUE compares the plan of each module's CUE
+// form (`hcl2cue plan --lang cue --source DIR`) with OpenTofu's, as
+// TestOpenTofuConfiguration does: its configuration is that of the HCL
+// module it was converted from.
+func TestOpenTofuConfigurationCUE(t *testing.T) {
+	for _, dir := range fixtures(t) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			cueDir := t.TempDir()
+			var stdout, stderr bytes.Buffer
+			if code := cli.Hcl2cue([]string{"convert", "-o", cueDir, dir}, &stdout, &stderr); code != 0 {
+				t.Fatalf("hcl2cue convert %s: exit %d\n%s", dir, code, stderr.String())
+			}
+			stdout.Reset()
+			if code := cli.Hcl2cue([]string{"plan", "--json", "--lang", "cue", "--source", dir, cueDir}, &stdout, &stderr); code != 0 {
+				t.Fatalf("hcl2cue plan --lang cue %s: exit %d\n%s", dir, code, stderr.String())
+			}
+			compareWithOpenTofu(t, decodeJSON(t, "hcl2cue plan --lang cue --json", stdout.Bytes()), readJSON(t, dir+".json"))
+		})
+	}
+}
+
 // TestOpenTofuLive plans each module of testdata/opentofu/ with the real
 // OpenTofu that TOFUCUE_OPENTOFU names and compares as
 // TestOpenTofuConfiguration does; with -update-opentofu it rewrites the
