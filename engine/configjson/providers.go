@@ -11,11 +11,6 @@ import (
 	"github.com/tofucue/tofucue/config"
 )
 
-// builtinProviders are the providers that OpenTofu has built in: a local
-// name that no required_providers entry gives a source means these, not
-// hashicorp/NAME.
-var builtinProviders = map[string]bool{"terraform": true}
-
 // ProviderAddr is the source address of the provider that a local name
 // stands for in m: its required_providers entry's, else the built-in
 // provider of that name, else hashicorp/NAME on OpenTofu's registry.
@@ -25,10 +20,7 @@ func ProviderAddr(m *config.Module, localName string) string {
 			return rp.Addr.String()
 		}
 	}
-	if builtinProviders[localName] {
-		return "terraform.io/builtin/" + localName
-	}
-	return config.DefaultProviderRegistry + "/hashicorp/" + localName
+	return config.ImpliedProvider(localName).String()
 }
 
 // providerConfigs adds to b.providers the provider configurations of m,
