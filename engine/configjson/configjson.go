@@ -18,6 +18,10 @@
 // calls no function, {"references": [...]} when it refers to something,
 // and {} otherwise (see [Expression]).
 //
+// [RelevantAttributes] is the plan's "relevant_attributes": the resource
+// attributes that the planned changes read, found by following references
+// through the same configuration.
+//
 // Where tofucue knows less than OpenTofu, the block says less:
 //   - A module call whose module is not loaded (a registry or remote
 //     source, which tofucue never downloads) has no "module", and its
@@ -32,9 +36,7 @@
 package configjson
 
 import (
-	"cmp"
 	"encoding/json"
-	"maps"
 	"slices"
 	"strings"
 
@@ -325,10 +327,4 @@ func providerKey(provider, path string) string {
 		return provider
 	}
 	return path + ":" + provider
-}
-
-// sortedProviders lists the keys of m in order, so that the walk below
-// does the same in every run.
-func sortedProviders[V any](m map[string]V) []string {
-	return slices.SortedFunc(maps.Keys(m), func(a, b string) int { return cmp.Compare(a, b) })
 }

@@ -38,7 +38,8 @@ func (e *Expression) empty() bool {
 }
 
 // expression describes expr, reading its references in the module ctx
-// (which decides what an opt-in feature's symbol means); nil for none.
+// (which decides what an opt-in feature's symbol means); an absent
+// expression is empty.
 func expression(expr hcl.Expression, ctx refs.ParseRefContext) *Expression {
 	e := &Expression{}
 	if expr == nil {

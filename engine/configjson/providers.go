@@ -32,7 +32,7 @@ func ProviderAddr(m *config.Module, localName string) string {
 func (b *builder) providerConfigs(m *config.Module, path string, parent *config.Module, parentPath string) {
 	reqs, order := providerRequirements(m)
 
-	for _, key := range sortedProviders(m.ProviderConfigs) {
+	for _, key := range sortedKeys(m.ProviderConfigs) {
 		p := m.ProviderConfigs[key]
 		addr := ProviderAddr(m, p.Name)
 		b.providers[providerKey(key, path)] = &ProviderConfig{
@@ -51,7 +51,7 @@ func (b *builder) providerConfigs(m *config.Module, path string, parent *config.
 		}
 	}
 	if m.Terraform != nil {
-		for _, name := range sortedProviders(m.Terraform.RequiredProviders) {
+		for _, name := range sortedKeys(m.Terraform.RequiredProviders) {
 			rp := m.Terraform.RequiredProviders[name]
 			addr := ProviderAddr(m, name)
 			for _, alias := range rp.ConfigurationAliases {
@@ -83,7 +83,7 @@ func (b *builder) providerConfigs(m *config.Module, path string, parent *config.
 		b.providers[key] = pc
 	}
 
-	for _, name := range sortedProviders(m.ModuleCalls) {
+	for _, name := range sortedKeys(m.ModuleCalls) {
 		call := m.ModuleCalls[name]
 		var child *config.Module
 		if b.child != nil {
@@ -128,7 +128,7 @@ func (b *builder) resolveProviderKeys(mod *Module) {
 			}
 		}
 	}
-	for _, name := range sortedProviders(mod.ModuleCalls) {
+	for _, name := range sortedKeys(mod.ModuleCalls) {
 		if call := mod.ModuleCalls[name]; call.Module != nil {
 			b.resolveProviderKeys(call.Module)
 		}
@@ -154,18 +154,18 @@ func providerRequirements(m *config.Module) (map[string][]string, []string) {
 		}
 	}
 	if m.Terraform != nil {
-		for _, name := range sortedProviders(m.Terraform.RequiredProviders) {
+		for _, name := range sortedKeys(m.Terraform.RequiredProviders) {
 			add(ProviderAddr(m, name), m.Terraform.RequiredProviders[name].Requirement)
 		}
 	}
 	for _, rs := range []map[string]*config.Resource{m.ManagedResources, m.DataResources, m.EphemeralResources} {
-		for _, key := range sortedProviders(rs) {
+		for _, key := range sortedKeys(rs) {
 			r := rs[key]
 			name, _, _ := strings.Cut(resourceProvider(r), ".")
 			add(ProviderAddr(m, name), nil)
 		}
 	}
-	for _, key := range sortedProviders(m.ProviderConfigs) {
+	for _, key := range sortedKeys(m.ProviderConfigs) {
 		p := m.ProviderConfigs[key]
 		add(ProviderAddr(m, p.Name), p.Version)
 	}

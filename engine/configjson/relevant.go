@@ -380,7 +380,8 @@ steps:
 	out := a.absolute(mod, &inst, exprs...)
 	if schema != nil {
 		for _, b := range bodies {
-			trs, _ := bodyTraversals(b, schema)
+			// Dynamic blocks included, as the planner expands them.
+			trs := dynblock.VariablesHCLDec(b, schema.DecoderSpec())
 			out = append(out, a.absoluteTraversals(cfg, mod, &inst, trs)...)
 		}
 	}
@@ -434,12 +435,6 @@ func pickBlocks(bodies []hcl.Body, typ string, nb *mock.NestedBlock, name string
 		return out
 	}
 	return nil
-}
-
-// bodyTraversals are the references of a body's arguments and nested
-// blocks that the schema names, dynamic blocks included.
-func bodyTraversals(body hcl.Body, schema *mock.Block) ([]hcl.Traversal, hcl.Diagnostics) {
-	return dynblock.VariablesHCLDec(body, schema.DecoderSpec()), nil
 }
 
 // parseInstance reads an absolute resource instance address.
