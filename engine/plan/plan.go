@@ -6,14 +6,16 @@
 // two plans can be compared exactly. [Plan.MarshalJSON] writes OpenTofu's
 // JSON plan shape (what `tofu show -json PLANFILE` prints), with the
 // simulated apply's result added under "applied_values" in the shape of
-// `tofu show -json` of a state; [Plan.WriteText] renders it for people, as
-// `tofu plan` does.
+// `tofu show -json` of a state; its "configuration" is the module tree as
+// written (package configjson). [Plan.WriteText] renders the plan for
+// people, as `tofu plan` does.
 //
 // Every planned change is a creation: the mock providers hold no prior
-// state. Data sources read while planning go to "prior_state", as in
-// OpenTofu; those that can only be read during apply (their configuration
-// is not yet known, or they depend on a pending change) are "read" changes.
-// Ephemeral resources appear in neither.
+// state. Data sources read while planning go to "prior_state", with the
+// root outputs known while planning, as in OpenTofu; those that can only
+// be read during apply (their configuration is not yet known, or they
+// depend on a pending change) are "read" changes. Ephemeral resources
+// appear in neither.
 package plan
 
 import (
