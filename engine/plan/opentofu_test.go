@@ -323,10 +323,6 @@ func diffValues(path string, ours, theirs any) []string {
 			out = append(out, diffValues(fmt.Sprintf("%s[%s]", path, label), o[i], th[i])...)
 		}
 		return out
-	default:
-		if reflect.DeepEqual(ours, theirs) {
-			return nil
-		}
 	}
 	if reflect.DeepEqual(ours, theirs) {
 		return nil
