@@ -437,6 +437,16 @@ func (d *decoder) decodeRequiredProviderObject(rp *RequiredProvider, attr *hcl.A
 // name none.
 const DefaultProviderRegistry = "registry.opentofu.org"
 
+// ImpliedProvider is the provider that a local name stands for where no
+// required_providers entry names it: OpenTofu's built-in provider for
+// "terraform", hashicorp/NAME on the default registry otherwise.
+func ImpliedProvider(localName string) ProviderAddr {
+	if localName == "terraform" {
+		return ProviderAddr{Hostname: "terraform.io", Namespace: "builtin", Type: localName}
+	}
+	return ProviderAddr{Hostname: DefaultProviderRegistry, Namespace: "hashicorp", Type: localName}
+}
+
 // ProviderAddr is a provider source address: hostname/namespace/type.
 type ProviderAddr struct {
 	Hostname, Namespace, Type string

@@ -886,8 +886,8 @@ func providerKey(d *decl) string {
 }
 
 // providerName is the provider's address, as engine/hcl names it: from
-// the schema file, else from required_providers, else hashicorp/NAME on
-// OpenTofu's registry.
+// the schema file, else from required_providers, else the provider the
+// name implies (config.ImpliedProvider).
 func (p *planner) providerName(d *decl) string {
 	if addr := p.provider.Schemas().ProviderAddr(d.mode, d.typ); addr != "" {
 		return addr
@@ -896,7 +896,7 @@ func (p *planner) providerName(d *decl) string {
 	if addr := p.requiredProviders[name]; addr != "" {
 		return addr
 	}
-	return "registry.opentofu.org/hashicorp/" + name
+	return config.ImpliedProvider(name).String()
 }
 
 // collectOutputs records the outputs' values in the program.

@@ -95,7 +95,7 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 		tree:     t,
 		provider: mock.New(schemas, opts.Mocks),
 		now:      now,
-		result:   &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}},
+		result:   &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}, Timestamp: now, Configuration: Configuration(t, schemas)},
 		byAddr:   map[string]*plan.Instance{},
 
 		unavailable:  map[*config.ModuleCall]bool{},
@@ -161,6 +161,7 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 	}
 	p.result.NotPlanned = slices.Compact(slices.Sorted(slices.Values(p.notPlanned)))
 	p.result.Sort()
+	p.result.RelevantAttributes = RelevantAttributes(t, p.result, schemas)
 	return p.result, plan.UniqueDiagnostics(diags)
 }
 

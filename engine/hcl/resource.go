@@ -192,8 +192,8 @@ func (m *module) providerKey(r *config.Resource) string {
 }
 
 // providerName is the provider's address, as a plan names it: from the
-// schema file, else from the module's required_providers, else
-// hashicorp/NAME on OpenTofu's registry.
+// schema file, else from the module's required_providers, else the
+// provider the name implies (config.ImpliedProvider).
 func (m *module) providerName(r *config.Resource) string {
 	if addr := m.p.provider.Schemas().ProviderAddr(r.Mode, r.Type); addr != "" {
 		return addr
@@ -204,7 +204,7 @@ func (m *module) providerName(r *config.Resource) string {
 			return rp.Addr.String()
 		}
 	}
-	return "registry.opentofu.org/hashicorp/" + name
+	return config.ImpliedProvider(name).String()
 }
 
 // markSensitive marks the attributes that the schema says are sensitive,

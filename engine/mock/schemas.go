@@ -27,6 +27,8 @@ type Schemas struct {
 type entry struct {
 	block    *Block
 	provider string
+	// version is the schema version the provider gives the type.
+	version  uint64
 	inferred bool
 }
 
@@ -69,6 +71,15 @@ func (s *Schemas) ProviderAddr(mode config.ResourceMode, typ string) string {
 	return ""
 }
 
+// Version is the schema version of a resource type, as its schema file
+// gives it; 0 for an inferred or unknown type.
+func (s *Schemas) Version(mode config.ResourceMode, typ string) uint64 {
+	if e := s.entry(mode, typ); e != nil {
+		return e.version
+	}
+	return 0
+}
+
 // Types lists the resource types known in a mode, sorted.
 func (s *Schemas) Types(mode config.ResourceMode) []string {
 	if s == nil {
@@ -97,7 +108,7 @@ type (
 		EphemeralResourceSchemas map[string]*schemaJSON `json:"ephemeral_resource_schemas"`
 	}
 	schemaJSON struct {
-		Version int64      `json:"version"`
+		Version uint64     `json:"version"`
 		Block   *blockJSON `json:"block"`
 	}
 	blockJSON struct {
@@ -194,7 +205,7 @@ func (s *Schemas) load(path string, data []byte) hcl.Diagnostics {
 					}
 					continue
 				}
-				s.put(group.mode, typ, &entry{block: b, provider: addr})
+				s.put(group.mode, typ, &entry{block: b, provider: addr, version: sj.Version})
 			}
 		}
 	}

@@ -6,22 +6,39 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/engine/configjson"
 )
 
 // FormatVersion is the version of OpenTofu's JSON plan format that
 // MarshalJSON writes.
 const FormatVersion = "1.2"
 
+// StateFormatVersion is the version of OpenTofu's JSON state format, that
+// of "prior_state" and "applied_values".
+const StateFormatVersion = "1.0"
+
+// OpenTofuVersion is the OpenTofu release whose semantics the planners
+// follow, written as the JSON plan's "terraform_version".
+const OpenTofuVersion = "1.12.6"
+
 // MarshalJSON writes the plan in OpenTofu's JSON plan shape:
-// format_version, variables, planned_values, resource_changes,
-// output_changes and prior_state (the data sources read while planning),
-// plus "applied_values", the state after the simulated apply in the shape
-// of `tofu show -json`, and "synthesized_variables", the names of the
-// variables whose values were made up.
+// format_version, terraform_version ([OpenTofuVersion]), variables,
+// planned_values, resource_changes, output_changes, prior_state (the data
+// sources read while planning and the outputs known then, in the state
+// format), configuration (the module tree as written,
+// see package configjson), relevant_attributes, timestamp and errored; plus "applyable" and
+// "complete", which Terraform writes and OpenTofu 1.12 does not (a plan is
+// written only when planning succeeded, so errored is false, complete is
+// true, and applyable says whether anything changes), "applied_values",
+// the state after the simulated apply in the shape of `tofu show -json`,
+// and "synthesized_variables", the names of the variables whose values
+// were made up.
 //
 // As in OpenTofu, unknown values are left out of "after" and "values"
 // (an unknown list element is null) and marked true in "after_unknown";
@@ -29,10 +46,14 @@ const FormatVersion = "1.2"
 // "after_sensitive" and "sensitive_values".
 func (p *Plan) MarshalJSON() ([]byte, error) {
 	out := jsonPlan{
-		FormatVersion:   FormatVersion,
-		Variables:       map[string]jsonVariable{},
-		ResourceChanges: []jsonResourceChange{},
-		OutputChanges:   map[string]jsonChange{},
+		FormatVersion:    FormatVersion,
+		TerraformVersion: OpenTofuVersion,
+		Configuration:    p.Configuration,
+		Relevant:         p.RelevantAttributes,
+		Complete:         true,
+		Variables:        map[string]jsonVariable{},
+		ResourceChanges:  []jsonResourceChange{},
+		OutputChanges:    map[string]jsonChange{},
 	}
 	for _, name := range slices.Sorted(maps.Keys(p.Variables)) {
 		v := p.Variables[name]
@@ -61,11 +82,15 @@ func (p *Plan) MarshalJSON() ([]byte, error) {
 
 	out.PlannedValues.Outputs = map[string]jsonOutput{}
 	appliedOutputs := map[string]jsonOutput{}
+	// The outputs known while planning are in the prior state too, as
+	// OpenTofu's plan records them.
+	priorOutputs := map[string]jsonOutput{}
 	for _, name := range slices.Sorted(maps.Keys(p.Outputs)) {
 		o := p.Outputs[name]
 		sensitive := o.Sensitive || hasSensitive(o.Planned)
 		if o.Planned.IsWhollyKnown() {
-			out.PlannedValues.Outputs[name] = jsonOutput{Sensitive: sensitive, Value: jsonValue(o.Planned)}
+			out.PlannedValues.Outputs[name] = knownOutput(o.Planned, sensitive)
+			priorOutputs[name] = knownOutput(o.Planned, sensitive)
 		} else {
 			out.PlannedValues.Outputs[name] = jsonOutput{Sensitive: sensitive}
 		}
@@ -77,14 +102,22 @@ func (p *Plan) MarshalJSON() ([]byte, error) {
 			AfterSensitive:  sensitive,
 		}
 		if o.Applied != cty.NilVal {
-			appliedOutputs[name] = jsonOutput{Sensitive: sensitive, Value: jsonValue(o.Applied)}
+			appliedOutputs[name] = knownOutput(o.Applied, sensitive)
 		}
 	}
 	out.PlannedValues.RootModule = moduleTree(planned)
-	if len(prior) > 0 {
-		out.PriorState = &jsonState{FormatVersion: FormatVersion, Values: jsonValues{RootModule: moduleTree(prior)}}
+	if len(prior) > 0 || len(priorOutputs) > 0 {
+		out.PriorState = &jsonState{
+			FormatVersion:    StateFormatVersion,
+			TerraformVersion: OpenTofuVersion,
+			Values:           jsonValues{Outputs: priorOutputs, RootModule: moduleTree(prior)},
+		}
 	}
 	out.Applied = &jsonValues{Outputs: appliedOutputs, RootModule: moduleTree(applied)}
+	out.Applyable = len(out.ResourceChanges) > 0 || len(out.OutputChanges) > 0
+	if !p.Timestamp.IsZero() {
+		out.Timestamp = p.Timestamp.UTC().Format(time.RFC3339)
+	}
 	if len(p.Notes) > 0 {
 		out.Notes = p.Notes
 	}
@@ -100,16 +133,23 @@ func (p *Plan) MarshalJSON() ([]byte, error) {
 }
 
 type jsonPlan struct {
-	FormatVersion   string                  `json:"format_version"`
-	Variables       map[string]jsonVariable `json:"variables"`
-	PlannedValues   jsonValues              `json:"planned_values"`
-	ResourceChanges []jsonResourceChange    `json:"resource_changes"`
-	OutputChanges   map[string]jsonChange   `json:"output_changes"`
-	PriorState      *jsonState              `json:"prior_state,omitempty"`
-	Applied         *jsonValues             `json:"applied_values"`
-	Synthesized     []string                `json:"synthesized_variables,omitempty"`
-	Notes           []string                `json:"notes,omitempty"`
-	Metadata        map[string]any          `json:"__middleware_metadata__,omitempty"`
+	FormatVersion    string                    `json:"format_version"`
+	TerraformVersion string                    `json:"terraform_version"`
+	Variables        map[string]jsonVariable   `json:"variables,omitempty"`
+	PlannedValues    jsonValues                `json:"planned_values"`
+	ResourceChanges  []jsonResourceChange      `json:"resource_changes,omitempty"`
+	OutputChanges    map[string]jsonChange     `json:"output_changes,omitempty"`
+	PriorState       *jsonState                `json:"prior_state,omitempty"`
+	Configuration    *configjson.Configuration `json:"configuration,omitempty"`
+	Relevant         []configjson.ResourceAttr `json:"relevant_attributes,omitempty"`
+	Timestamp        string                    `json:"timestamp,omitempty"`
+	Applyable        bool                      `json:"applyable"`
+	Complete         bool                      `json:"complete"`
+	Errored          bool                      `json:"errored"`
+	Applied          *jsonValues               `json:"applied_values"`
+	Synthesized      []string                  `json:"synthesized_variables,omitempty"`
+	Notes            []string                  `json:"notes,omitempty"`
+	Metadata         map[string]any            `json:"__middleware_metadata__,omitempty"`
 }
 
 type jsonVariable struct {
@@ -117,8 +157,9 @@ type jsonVariable struct {
 }
 
 type jsonState struct {
-	FormatVersion string     `json:"format_version"`
-	Values        jsonValues `json:"values"`
+	FormatVersion    string     `json:"format_version"`
+	TerraformVersion string     `json:"terraform_version"`
+	Values           jsonValues `json:"values"`
 }
 
 type jsonValues struct {
@@ -129,6 +170,18 @@ type jsonValues struct {
 type jsonOutput struct {
 	Sensitive bool `json:"sensitive"`
 	Value     any  `json:"value,omitempty"`
+	// Type is the value's type in cty's JSON form, when it is known.
+	Type json.RawMessage `json:"type,omitempty"`
+}
+
+// knownOutput is an output whose value is wholly known.
+func knownOutput(v cty.Value, sensitive bool) jsonOutput {
+	o := jsonOutput{Sensitive: sensitive, Value: jsonValue(v)}
+	v, _ = v.UnmarkDeep()
+	if t, err := ctyjson.MarshalType(v.Type()); err == nil {
+		o.Type = t
+	}
+	return o
 }
 
 type jsonModule struct {

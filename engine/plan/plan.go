@@ -6,24 +6,29 @@
 // two plans can be compared exactly. [Plan.MarshalJSON] writes OpenTofu's
 // JSON plan shape (what `tofu show -json PLANFILE` prints), with the
 // simulated apply's result added under "applied_values" in the shape of
-// `tofu show -json` of a state; [Plan.WriteText] renders it for people, as
-// `tofu plan` does.
+// `tofu show -json` of a state; its "configuration" is the module tree as
+// written (package configjson). [Plan.WriteText] renders the plan for
+// people, as `tofu plan` does.
 //
 // Every planned change is a creation: the mock providers hold no prior
-// state. Data sources read while planning go to "prior_state", as in
-// OpenTofu; those that can only be read during apply (their configuration
-// is not yet known, or they depend on a pending change) are "read" changes.
-// Ephemeral resources appear in neither.
+// state. Data sources read while planning go to "prior_state", with the
+// root outputs known while planning, as in OpenTofu; those that can only
+// be read during apply (their configuration is not yet known, or they
+// depend on a pending change) are "read" changes. Ephemeral resources
+// appear in neither.
 package plan
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/engine/configjson"
 )
 
 // SensitiveMark is the cty mark of sensitive values, the one that
@@ -50,6 +55,15 @@ type Plan struct {
 	// instance that makes them ("module.vpc", "module.net[0].module.vpc"),
 	// sorted: their outputs are unknown and their resources are absent.
 	NotPlanned []string
+	// Configuration is the module tree as written, for the JSON plan's
+	// "configuration"; nil when not known.
+	Configuration *configjson.Configuration
+	// RelevantAttributes are the resource attributes that the planned
+	// changes read, for the JSON plan's "relevant_attributes".
+	RelevantAttributes []configjson.ResourceAttr
+	// Timestamp is when the plan was made: what plantimestamp returns.
+	// The zero time leaves "timestamp" out of the JSON plan.
+	Timestamp time.Time
 }
 
 // Variable is the value of an input variable.
@@ -198,4 +212,24 @@ func (p *Plan) Changes() (create, read int) {
 		}
 	}
 	return create, read
+}
+
+// ChangedObjects are what the plan changes, as [configjson.RelevantAttributes]
+// starts from: the instances it creates or reads during apply, and every
+// module instance that holds one (with the root and every module instance
+// between), all of whose outputs are planned.
+func (p *Plan) ChangedObjects() configjson.Changes {
+	var ch configjson.Changes
+	mods := map[string]bool{"": true}
+	for _, in := range p.Instances {
+		if in.Mode == config.EphemeralMode || in.Action == NoOp {
+			continue
+		}
+		ch.Resources = append(ch.Resources, in.Addr())
+		for m := in.Module; m != "" && !mods[m]; m = parentModule(m) {
+			mods[m] = true
+		}
+	}
+	ch.Modules = slices.Sorted(maps.Keys(mods))
+	return ch
 }

@@ -176,6 +176,12 @@ func (f *planFlags) runCUE(dir string, stdout, stderr io.Writer) error {
 	for name, in := range given {
 		p.Variables[name] = &plan.Variable{Value: in.Value, Source: in.Source, Synthesized: in.Synthesized}
 	}
+	// The CUE module's configuration is that of the HCL module it was
+	// converted from, which the JSON plan describes as written; the plan
+	// time is the fixed one that both sides give plantimestamp.
+	p.Configuration = hclengine.Configuration(tree, opts.Schemas)
+	p.RelevantAttributes = hclengine.RelevantAttributes(tree, p, opts.Schemas)
+	p.Timestamp = hclengine.DefaultNow
 	return writePlan(stdout, p, f.json)
 }
 
