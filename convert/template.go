@@ -45,7 +45,7 @@ func (c *converter) templateJoin(e *hclsyntax.TemplateJoinExpr) ast.Expr {
 }
 
 // forExpr converts a for expression to a list or struct comprehension.
-// OpenTofu iterates a map or object in the lexical order of its keys, CUE
+// The key of a set's element is the element. OpenTofu iterates a map or object in the lexical order of its keys, CUE
 // a struct in the order of its fields; where the order shows (a list
 // result) and the source is not known to be a list, the keys are sorted.
 func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
@@ -60,7 +60,12 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 		vk = kindOfType(ty.ElementType())
 	}
 	names[e.ValVar] = binding{cue: valVar, known: known, kind: vk}
-	if e.KeyVar != "" {
+	// Over a set, OpenTofu's key is the element itself; CUE's set is a
+	// list, whose key would be the index.
+	set := e.KeyVar != "" && c.isSetExpr(e.CollExpr)
+	if set {
+		names[e.KeyVar] = names[e.ValVar]
+	} else if e.KeyVar != "" {
 		keyVar = c.fresh(e.KeyVar)
 		kk := kindUnknown
 		switch sk {
