@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -19,17 +20,27 @@ import (
 var AnyTypeInspected = &Rule{
 	Name: "any_type_inspected",
 	Doc: `Reports a variable whose type is or contains any while the module looks
-inside the part that any stands for. any suits a value that the module
-passes on whole: to jsonencode or yamlencode, as a resource argument, a
-module input or an output, through tostring-like conversions, try,
-coalesce or a template. Looking inside depends on a shape that the type
-does not state, and a caller's mistake then fails far from the variable:
-an attribute or index access (var.x.name, var.x["k"]), a splat, a for
-expression or for_each over it, a condition or a comparison (a test
+inside the part that any stands for, in a way that fails when the value
+has another shape. any suits a value that the module passes on whole: to
+jsonencode or yamlencode, as a resource argument, a module input or an
+output, through tostring-like conversions, try, coalesce or a template.
+Looking inside depends on a shape that the type does not state, and a
+caller's mistake then fails far from the variable: an attribute or index
+access (var.x.name, var.x["k"]), a condition or a comparison (a test
 against null is fine), arithmetic, and functions that look inside or
 expect one kind of value (length, keys, values, lookup, merge, contains,
-element, flatten, concat, upper, split, ...); try(var.x.a, ...) and
-can(var.x.a) count for the access they wrap. For list(any), set(any),
+element, flatten, concat, upper, split, ...). Reads that tolerate a
+missing part are not inspections: inside try (every argument but the
+last) or can, lookup with a default, a read that the condition of the
+enclosing conditional, count, for_each or for filter made first (can(P) ?
+P : d, try(P, null) != null ? P : d), the last argument of a fallback
+chain (try(each.value.name, var.defaults.name)), the result of a read with
+a fallback used as an operand, a test for emptiness (length(var.x) > 0,
+the != null of a {} default), and the variable's own validation blocks.
+coalesce only skips nulls: coalesce(var.x.a, d) still fails when a is
+missing. A for_each, for expression or splat over any is listed only
+beside another place: the wrapper modules' for_each = var.items with every
+each.value read in try is not a finding. For list(any), set(any),
 map(any) and any nested in an object, what counts is inspection of the
 any part itself: var.m["k"], length(var.m) and for_each = var.m only use
 the collection, while var.m["k"].port, each.value.port or v.port in a for
@@ -68,7 +79,7 @@ type anyVar struct {
 	ty     cty.Type
 	acc    *accessTree
 	places []anyInspection
-	seen   map[hcl.Pos]bool
+	seen   map[hcl.Pos]int // index in places
 }
 
 // anyInspection is one place where the module inspects the any part of a
@@ -76,20 +87,46 @@ type anyVar struct {
 type anyInspection struct {
 	rng  hcl.Range
 	text string
+	// iteration is set for for_each, a for expression or a splat over the
+	// any part: they need a collection, but fail where they are with an
+	// error that names the argument, and the elements may differ in shape
+	// (the wrapper modules' items). Such a place is listed only when the
+	// variable has another place, one that is not an iteration.
+	iteration bool
+}
+
+// strict tells whether the variable has a place that is not an iteration.
+func (av *anyVar) strict() bool {
+	for _, pl := range av.places {
+		if !pl.iteration {
+			return true
+		}
+	}
+	return false
 }
 
 // tracked is what the classifier knows about the value of an expression
 // that is all or part of an anyVar: the type constraint there, where the
 // value lies in the variable (acc), and whether the expression chain has
-// already been reported as inspecting it.
+// already been reported as inspecting it (a tolerant read does not count:
+// what reads its result outside the try may still fail).
 type tracked struct {
 	v         *anyVar
 	ty        cty.Type
 	acc       *accessTree
 	inspected bool
+	// fallback is set on the result of a read with a fallback (try with
+	// more than one argument, lookup with a default): the module takes
+	// whatever is there, or the fallback. Using it as an operand converts
+	// it, as a resource argument would; looking inside it still inspects.
+	fallback bool
 }
 
 func (t *tracked) dynamic() bool { return t != nil && t.ty == cty.DynamicPseudoType }
+
+// operand tells whether using t as an operand (of an operator, as a
+// condition or an object key) inspects it.
+func (t *tracked) operand() bool { return t.dynamic() && !t.fallback }
 
 // anyScope binds the names that for expressions, for_each (each) and
 // dynamic blocks (their iterator) introduce.
@@ -125,6 +162,20 @@ type anyClassifier struct {
 	m    *config.Module
 	vars map[string]*anyVar
 	anon map[*hclsyntax.AnonSymbolExpr]anonItem
+	// tolerant is above zero while the walk is inside a tolerant read: an
+	// argument of try but the last, of can, the map of a lookup with a
+	// default. A shape that the read does not find gives the fallback
+	// there instead of an error, so it is not an inspection.
+	tolerant int
+	// guards are the parts of variables that the condition of the
+	// enclosing conditional, count or for expression filter reads: a read
+	// of one of them in the guarded expressions fails there first, or is
+	// known to succeed (can(P) ? P : d, try(P, null) != null ? P : d).
+	guards map[*accessTree]guard
+	// reads, when set, collects the parts that reads reach, to make guards.
+	reads map[*accessTree]guard
+	// validating is the variable whose validation blocks the walk is in.
+	validating *anyVar
 }
 
 // anonItem is the element that a splat's item symbol stands for, with the
@@ -154,7 +205,7 @@ func checkAnyTypeInspected(p *Pass) {
 	c.module(files)
 	for _, v := range config.InOrder(p.Module.Variables) {
 		av := vars[v.Name]
-		if av == nil || len(av.places) == 0 {
+		if av == nil || !av.strict() {
 			continue
 		}
 		p.Report(anyFinding(p.Module, av))
@@ -185,7 +236,7 @@ func anyTypedVariables(m *config.Module) map[string]*anyVar {
 		if !ty.HasDynamicTypes() {
 			continue
 		}
-		out[name] = &anyVar{v: v, ty: ty, acc: &accessTree{}, seen: map[hcl.Pos]bool{}}
+		out[name] = &anyVar{v: v, ty: ty, acc: &accessTree{}, seen: map[hcl.Pos]int{}}
 	}
 	return out
 }
@@ -225,33 +276,46 @@ func (c *anyClassifier) block(blk *hclsyntax.Block, sc *anyScope, top bool) {
 				c.eval(attr.Expr, sc)
 			}
 		}
+		// A validation block of the variable is where a caller's mistake
+		// should fail: its reads of the variable are the check itself.
+		outer := c.validating
+		if len(blk.Labels) == 1 {
+			c.validating = c.vars[blk.Labels[0]]
+		}
 		for _, nested := range b.Blocks {
 			c.block(nested, sc, false)
 		}
+		c.validating = outer
 	case top && (blk.Type == "resource" || blk.Type == "data" || blk.Type == "ephemeral" || blk.Type == "module" || blk.Type == "import"):
+		// count and for_each are evaluated first: what they read guards
+		// the rest of the block.
 		inner := sc
-		for name, attr := range b.Attributes {
-			switch name {
-			case "for_each":
-				t := c.eval(attr.Expr, sc)
-				if t.dynamic() {
-					c.inspect(t, attr.Expr.Range(), "for_each = %s")
-				}
-				inner = sc.bindAttrs("each", map[string]*tracked{"value": c.elementOf(t)})
-			case "count":
-				if t := c.eval(attr.Expr, sc); t.dynamic() {
-					c.inspect(t, attr.Expr.Range(), "count = %s")
+		guards := map[*accessTree]guard{}
+		if attr, ok := b.Attributes["for_each"]; ok {
+			t, reads := c.evalReads(attr.Expr, sc)
+			if t.dynamic() {
+				c.iterate(t, attr.Expr.Range(), "for_each = %s")
+			}
+			inner = sc.bindAttrs("each", map[string]*tracked{"value": c.elementOf(t)})
+			maps.Copy(guards, reads)
+		}
+		if attr, ok := b.Attributes["count"]; ok {
+			t, reads := c.evalReads(attr.Expr, sc)
+			if t.dynamic() {
+				c.inspect(t, attr.Expr.Range(), "count = %s")
+			}
+			maps.Copy(guards, reads)
+		}
+		c.guarded(guards, func() {
+			for name, attr := range b.Attributes {
+				if name != "for_each" && name != "count" {
+					c.eval(attr.Expr, inner)
 				}
 			}
-		}
-		for name, attr := range b.Attributes {
-			if name != "for_each" && name != "count" {
-				c.eval(attr.Expr, inner)
+			for _, nested := range b.Blocks {
+				c.block(nested, inner, false)
 			}
-		}
-		for _, nested := range b.Blocks {
-			c.block(nested, inner, false)
-		}
+		})
 	case !top && blk.Type == "dynamic" && len(blk.Labels) == 1:
 		iterator := blk.Labels[0]
 		if attr, ok := b.Attributes["iterator"]; ok {
@@ -260,22 +324,26 @@ func (c *anyClassifier) block(blk *hclsyntax.Block, sc *anyScope, top bool) {
 			}
 		}
 		var elem *tracked
+		var guards map[*accessTree]guard
 		if attr, ok := b.Attributes["for_each"]; ok {
-			t := c.eval(attr.Expr, sc)
+			t, reads := c.evalReads(attr.Expr, sc)
 			if t.dynamic() {
-				c.inspect(t, attr.Expr.Range(), "for_each = %s")
+				c.iterate(t, attr.Expr.Range(), "for_each = %s")
 			}
 			elem = c.elementOf(t)
+			guards = reads
 		}
 		inner := sc.bindAttrs(iterator, map[string]*tracked{"value": elem})
-		for name, attr := range b.Attributes {
-			if name != "for_each" && name != "iterator" {
-				c.eval(attr.Expr, inner)
+		c.guarded(guards, func() {
+			for name, attr := range b.Attributes {
+				if name != "for_each" && name != "iterator" {
+					c.eval(attr.Expr, inner)
+				}
 			}
-		}
-		for _, nested := range b.Blocks {
-			c.block(nested, inner, false)
-		}
+			for _, nested := range b.Blocks {
+				c.block(nested, inner, false)
+			}
+		})
 	default:
 		c.body(b, sc, false)
 	}
@@ -289,7 +357,7 @@ func (c *anyClassifier) elementOf(t *tracked) *tracked {
 	}
 	switch {
 	case t.dynamic():
-		return &tracked{v: t.v, ty: cty.DynamicPseudoType, acc: t.acc.element(), inspected: true}
+		return &tracked{v: t.v, ty: cty.DynamicPseudoType, acc: t.acc.element(), inspected: t.inspected}
 	case t.ty.IsListType(), t.ty.IsSetType(), t.ty.IsMapType():
 		return &tracked{v: t.v, ty: t.ty.ElementType(), acc: t.acc.element(), inspected: t.inspected}
 	}
@@ -297,17 +365,95 @@ func (c *anyClassifier) elementOf(t *tracked) *tracked {
 }
 
 // inspect records that the expression at rng inspects the any part that
-// t holds, unless the chain of t has been recorded already. The place is
-// described by format with the source text of rng for its %s.
-func (c *anyClassifier) inspect(t *tracked, rng hcl.Range, format string) {
-	if t == nil || t.inspected {
+// t holds, unless the chain of t has been recorded already or the walk is
+// inside a tolerant read. The place is described by format with the
+// source text of rng for its %s. It tells whether the inspection counts:
+// whether what reads on from here is already covered.
+func (c *anyClassifier) inspect(t *tracked, rng hcl.Range, format string) bool {
+	if t == nil || c.tolerant > 0 || t.v == c.validating {
+		return false
+	}
+	c.record(t, rng, format, false)
+	return true
+}
+
+// iterate records a for_each, for expression or splat over the any part
+// that t holds (see anyInspection.iteration).
+func (c *anyClassifier) iterate(t *tracked, rng hcl.Range, format string) {
+	if t == nil || c.tolerant > 0 || t.v == c.validating {
 		return
 	}
-	if t.v.seen[rng.Start] {
+	c.record(t, rng, format, true)
+}
+
+func (c *anyClassifier) record(t *tracked, rng hcl.Range, format string, iteration bool) {
+	if t.inspected {
 		return
 	}
-	t.v.seen[rng.Start] = true
-	t.v.places = append(t.v.places, anyInspection{rng: rng, text: strings.Replace(format, "%s", sourceText(c.m, rng, 60), 1)})
+	if i, ok := t.v.seen[rng.Start]; ok {
+		// A splat and the access of its items share the start: the
+		// access makes the place more than an iteration.
+		t.v.places[i].iteration = t.v.places[i].iteration && iteration
+		return
+	}
+	t.v.seen[rng.Start] = len(t.v.places)
+	t.v.places = append(t.v.places, anyInspection{rng: rng, text: strings.Replace(format, "%s", sourceText(c.m, rng, 60), 1), iteration: iteration})
+}
+
+// guard is what a condition tells of a part of a variable.
+type guard uint8
+
+const (
+	// guardRead: the condition reads the part.
+	guardRead guard = 1 << iota
+	// guardKind: the condition tests the part's kind with
+	// can(tostring(P)) and the like: the module takes values of several
+	// kinds there (strings and objects in one list), which only any
+	// holds, and the reads it guards are of one of them.
+	guardKind
+)
+
+// evalReads evaluates e and returns, with its value, the parts of
+// variables that e reads.
+func (c *anyClassifier) evalReads(e hclsyntax.Expression, sc *anyScope) (*tracked, map[*accessTree]guard) {
+	outer := c.reads
+	c.reads = map[*accessTree]guard{}
+	t := c.eval(e, sc)
+	reads := c.reads
+	c.reads = outer
+	if outer != nil {
+		maps.Copy(outer, reads)
+	}
+	return t, reads
+}
+
+// guarded runs walk with the parts in guards added to c.guards.
+func (c *anyClassifier) guarded(guards map[*accessTree]guard, walk func()) {
+	if len(guards) == 0 {
+		walk()
+		return
+	}
+	outer := c.guards
+	c.guards = maps.Clone(guards)
+	maps.Copy(c.guards, outer)
+	walk()
+	c.guards = outer
+}
+
+// tolerate runs walk as a tolerant read.
+func (c *anyClassifier) tolerate(walk func()) {
+	c.tolerant++
+	walk()
+	c.tolerant--
+}
+
+// reached notes that a read reaches the part acc, and tells whether a
+// guard covers it.
+func (c *anyClassifier) reached(acc *accessTree) bool {
+	if c.reads != nil {
+		c.reads[acc] |= guardRead
+	}
+	return c.guards[acc] != 0
 }
 
 // anyStep is one access: an attribute or constant string key (named), a
@@ -341,12 +487,15 @@ func (c *anyClassifier) apply(t *tracked, s anyStep, rng hcl.Range) *tracked {
 		return nil
 	}
 	if t.dynamic() {
-		c.inspect(t, rng, "%s")
 		acc := t.acc.element()
 		if s.named {
 			acc = t.acc.attr(s.name)
 		}
-		return &tracked{v: t.v, ty: cty.DynamicPseudoType, acc: acc, inspected: true}
+		inspected := t.inspected
+		if !c.reached(acc) && c.guards[t.acc]&guardKind == 0 {
+			inspected = c.inspect(t, rng, "%s") || inspected
+		}
+		return &tracked{v: t.v, ty: cty.DynamicPseudoType, acc: acc, inspected: inspected}
 	}
 	ty := t.ty
 	next := &tracked{v: t.v, inspected: t.inspected}
@@ -374,6 +523,7 @@ func (c *anyClassifier) apply(t *tracked, s anyStep, rng hcl.Range) *tracked {
 	if !next.ty.HasDynamicTypes() {
 		return nil // fully typed from here on: nothing left to inspect
 	}
+	c.reached(next.acc)
 	return next
 }
 
@@ -466,7 +616,7 @@ func (c *anyClassifier) eval(e hclsyntax.Expression, sc *anyScope) *tracked {
 		switch {
 		case src == nil:
 		case src.dynamic():
-			c.inspect(src, e.Range(), "%s")
+			c.iterate(src, e.Range(), "%s")
 			item = c.elementOf(src)
 		case src.ty.IsListType(), src.ty.IsSetType():
 			item = c.elementOf(src)
@@ -483,28 +633,38 @@ func (c *anyClassifier) eval(e hclsyntax.Expression, sc *anyScope) *tracked {
 	case *hclsyntax.FunctionCallExpr:
 		return c.call(e, sc)
 	case *hclsyntax.ConditionalExpr:
-		if cond := c.eval(e.Condition, sc); cond.dynamic() {
+		cond, guards := c.evalReads(e.Condition, sc)
+		if cond.operand() {
 			c.inspect(cond, e.Condition.Range(), "%s (as a condition)")
 		}
-		t := c.eval(e.TrueResult, sc)
-		f := c.eval(e.FalseResult, sc)
+		var t, f *tracked
+		c.guarded(guards, func() {
+			t = c.eval(e.TrueResult, sc)
+			f = c.eval(e.FalseResult, sc)
+		})
 		if t != nil {
 			return t
 		}
 		return f
 	case *hclsyntax.BinaryOpExpr:
+		if x := emptinessTest(e); x != nil {
+			// length(var.x) > 0 asks whether the caller set a value whose
+			// default is empty, as var.x != null does for a null default.
+			c.eval(x, sc)
+			return nil
+		}
 		l := c.eval(e.LHS, sc)
 		r := c.eval(e.RHS, sc)
 		nullTest := e.Op == hclsyntax.OpEqual || e.Op == hclsyntax.OpNotEqual
-		if l.dynamic() && (!nullTest || !isNullLiteral(e.RHS)) {
+		if l.operand() && (!nullTest || !isNullLiteral(e.RHS)) {
 			c.inspect(l, e.Range(), "%s")
 		}
-		if r.dynamic() && (!nullTest || !isNullLiteral(e.LHS)) {
+		if r.operand() && (!nullTest || !isNullLiteral(e.LHS)) {
 			c.inspect(r, e.Range(), "%s")
 		}
 		return nil
 	case *hclsyntax.UnaryOpExpr:
-		if t := c.eval(e.Val, sc); t.dynamic() {
+		if t := c.eval(e.Val, sc); t.operand() {
 			c.inspect(t, e.Range(), "%s")
 		}
 		return nil
@@ -513,7 +673,7 @@ func (c *anyClassifier) eval(e hclsyntax.Expression, sc *anyScope) *tracked {
 		var elem *tracked
 		if coll != nil {
 			if coll.dynamic() {
-				c.inspect(coll, e.CollExpr.Range(), "for over %s")
+				c.iterate(coll, e.CollExpr.Range(), "for over %s")
 			}
 			elem = c.elementOf(coll)
 		}
@@ -522,9 +682,15 @@ func (c *anyClassifier) eval(e hclsyntax.Expression, sc *anyScope) *tracked {
 			inner = inner.bind(e.KeyVar, nil)
 		}
 		inner = inner.bind(e.ValVar, elem)
-		c.eval(e.KeyExpr, inner)
-		c.eval(e.ValExpr, inner)
-		c.eval(e.CondExpr, inner)
+		// The filter runs first: what it reads guards the key and value.
+		var guards map[*accessTree]guard
+		if e.CondExpr != nil {
+			_, guards = c.evalReads(e.CondExpr, inner)
+		}
+		c.guarded(guards, func() {
+			c.eval(e.KeyExpr, inner)
+			c.eval(e.ValExpr, inner)
+		})
 		return nil
 	case *hclsyntax.TupleConsExpr:
 		for _, x := range e.Exprs {
@@ -541,7 +707,7 @@ func (c *anyClassifier) eval(e hclsyntax.Expression, sc *anyScope) *tracked {
 		if !e.ForceNonLiteral && hcl.ExprAsKeyword(e.Wrapped) != "" {
 			return nil // a bare attribute name, not a reference
 		}
-		if t := c.eval(e.Wrapped, sc); t.dynamic() {
+		if t := c.eval(e.Wrapped, sc); t.operand() {
 			c.inspect(t, e.Range(), "%s (as a key)")
 		}
 		return nil
@@ -569,6 +735,48 @@ func (c *anyClassifier) eval(e hclsyntax.Expression, sc *anyScope) *tracked {
 		return nil
 	})
 	return nil
+}
+
+// emptinessTest returns X when e compares length(X) or length(keys(X))
+// with the number 0, either way round.
+func emptinessTest(e *hclsyntax.BinaryOpExpr) hclsyntax.Expression {
+	switch e.Op {
+	case hclsyntax.OpEqual, hclsyntax.OpNotEqual, hclsyntax.OpGreaterThan, hclsyntax.OpLessThan,
+		hclsyntax.OpGreaterThanOrEqual, hclsyntax.OpLessThanOrEqual:
+	default:
+		return nil
+	}
+	measured, zero := e.LHS, e.RHS
+	if isZeroLiteral(measured) {
+		measured, zero = zero, measured
+	}
+	if !isZeroLiteral(zero) {
+		return nil
+	}
+	call, ok := unparen(measured).(*hclsyntax.FunctionCallExpr)
+	if !ok || strings.TrimPrefix(call.Name, "core::") != "length" || len(call.Args) != 1 || call.ExpandFinal {
+		return nil
+	}
+	x := unparen(call.Args[0])
+	if k, ok := x.(*hclsyntax.FunctionCallExpr); ok && strings.TrimPrefix(k.Name, "core::") == "keys" && len(k.Args) == 1 && !k.ExpandFinal {
+		x = k.Args[0]
+	}
+	return x
+}
+
+func unparen(e hclsyntax.Expression) hclsyntax.Expression {
+	for {
+		p, ok := e.(*hclsyntax.ParenthesesExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expression
+	}
+}
+
+func isZeroLiteral(e hclsyntax.Expression) bool {
+	lit, ok := unparen(e).(*hclsyntax.LiteralValueExpr)
+	return ok && lit.Val.Type() == cty.Number && lit.Val.IsKnown() && !lit.Val.IsNull() && lit.Val.Equals(cty.Zero).True()
 }
 
 func isNullLiteral(e hclsyntax.Expression) bool {
@@ -600,6 +808,12 @@ var inspectingFuncs = map[string]bool{
 	"cidrhost": true, "cidrnetmask": true, "cidrsubnet": true, "cidrsubnets": true,
 }
 
+// kindFuncs convert to one kind of value: can(tostring(x)) tests the kind
+// of x.
+var kindFuncs = map[string]bool{
+	"tostring": true, "tonumber": true, "tobool": true, "tolist": true, "toset": true, "tomap": true,
+}
+
 // elementInspectingFuncs look inside the elements of a collection, or need
 // them to be one kind of value.
 var elementInspectingFuncs = map[string]bool{
@@ -608,19 +822,46 @@ var elementInspectingFuncs = map[string]bool{
 }
 
 func (c *anyClassifier) call(e *hclsyntax.FunctionCallExpr, sc *anyScope) *tracked {
+	name := strings.TrimPrefix(e.Name, "core::")
 	args := make([]*tracked, len(e.Args))
 	for i, a := range e.Args {
-		args[i] = c.eval(a, sc)
+		// Every argument of can, and every one of try but the last, is a
+		// tolerant read: a shape it does not find gives false or the next
+		// argument, not an error.
+		if name == "can" || name == "try" && (i < len(e.Args)-1 || fallbackChain(e.Args)) {
+			c.tolerate(func() { args[i] = c.eval(a, sc) })
+		} else {
+			args[i] = c.eval(a, sc)
+		}
 	}
-	name := strings.TrimPrefix(e.Name, "core::")
+	if name == "can" && len(e.Args) == 1 && c.reads != nil {
+		if conv, ok := unparen(e.Args[0]).(*hclsyntax.FunctionCallExpr); ok && kindFuncs[strings.TrimPrefix(conv.Name, "core::")] && len(conv.Args) == 1 {
+			var t *tracked
+			c.tolerate(func() { t = c.eval(conv.Args[0], sc) })
+			if t != nil {
+				c.reads[t.acc] |= guardKind
+			}
+		}
+	}
 	rng := e.Range()
+	// lookup with a default tolerates a missing key or attribute.
+	lookupDefault := name == "lookup" && len(args) == 3
+	inspected := false
 	for i, t := range args {
 		switch {
 		case t == nil:
 		case name == "lookup" && i == 2:
 			// lookup's default is returned as it is, not looked at.
+		case name == "contains" && i > 0:
+			// The value is compared with the elements, as == compares.
+		case lookupDefault && i == 0 && t.dynamic():
+			acc := t.acc.element()
+			if s := lookupKey(e); s.named {
+				acc = t.acc.attr(s.name)
+			}
+			c.reached(acc)
 		case t.dynamic() && inspectingFuncs[name]:
-			c.inspect(t, rng, "%s")
+			inspected = c.inspect(t, rng, "%s") || inspected
 			if name == "keys" || name == "values" {
 				t.acc.element() // read as a collection
 			}
@@ -643,6 +884,11 @@ func (c *anyClassifier) call(e *hclsyntax.FunctionCallExpr, sc *anyScope) *track
 		if t != nil && (name == "merge" || name == "concat") && t.dynamic() {
 			return nil
 		}
+		if t != nil && name == "try" && len(args) > 1 {
+			r := *t
+			r.fallback = true
+			return &r
+		}
 		return t
 	case "lookup", "element", "one":
 		if len(args) == 0 {
@@ -655,22 +901,16 @@ func (c *anyClassifier) call(e *hclsyntax.FunctionCallExpr, sc *anyScope) *track
 			return nil
 		}
 		t := args[0]
-		var key cty.Value
-		if name == "lookup" && len(e.Args) > 1 && len(e.Args[1].Variables()) == 0 {
-			if v, diags := e.Args[1].Value(nil); !diags.HasErrors() {
-				key = v
-			}
-		}
-		s := stepOfKey(key)
-		if name != "lookup" {
-			s = anyStep{}
+		s := anyStep{}
+		if name == "lookup" {
+			s = lookupKey(e)
 		}
 		if t.dynamic() {
 			acc := t.acc.element()
 			if s.named {
 				acc = t.acc.attr(s.name)
 			}
-			return &tracked{v: t.v, ty: cty.DynamicPseudoType, acc: acc, inspected: true}
+			return &tracked{v: t.v, ty: cty.DynamicPseudoType, acc: acc, inspected: t.inspected || inspected, fallback: lookupDefault}
 		}
 		return c.apply(t, s, rng)
 	case "values":
@@ -680,6 +920,85 @@ func (c *anyClassifier) call(e *hclsyntax.FunctionCallExpr, sc *anyScope) *track
 		}
 	}
 	return nil
+}
+
+// fallbackChain tells whether the arguments of a try read the same
+// attribute from different values, try(each.value.name,
+// var.defaults.name): the value may come from any of them, so no one
+// variable's type can require it, and the error when none has it is the
+// module's way of saying that it is required.
+func fallbackChain(args []hclsyntax.Expression) bool {
+	if len(args) < 2 {
+		return false
+	}
+	last, ok := lastAttrName(args[len(args)-1])
+	if !ok {
+		return false
+	}
+	for _, a := range args[:len(args)-1] {
+		if n, ok := lastAttrName(a); ok && n == last && sourceKey(a) != sourceKey(args[len(args)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastAttrName is the attribute or constant key that the traversal e
+// ends with.
+func lastAttrName(e hclsyntax.Expression) (string, bool) {
+	var tr hcl.Traversal
+	switch e := unparen(e).(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		tr = e.Traversal
+	case *hclsyntax.RelativeTraversalExpr:
+		tr = e.Traversal
+	case *hclsyntax.IndexExpr:
+		if len(e.Key.Variables()) == 0 {
+			if v, diags := e.Key.Value(nil); !diags.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+				return v.AsString(), true
+			}
+		}
+		return "", false
+	}
+	if len(tr) < 2 {
+		return "", false
+	}
+	switch s := tr[len(tr)-1].(type) {
+	case hcl.TraverseAttr:
+		return s.Name, true
+	case hcl.TraverseIndex:
+		if s.Key.Type() == cty.String && s.Key.IsKnown() && !s.Key.IsNull() {
+			return s.Key.AsString(), true
+		}
+	}
+	return "", false
+}
+
+// sourceKey tells traversals apart by their root: var.defaults.name and
+// each.value.name differ, two reads of var.x.name do not.
+func sourceKey(e hclsyntax.Expression) string {
+	switch e := unparen(e).(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		if len(e.Traversal) > 1 {
+			if a, ok := e.Traversal[1].(hcl.TraverseAttr); ok {
+				return e.Traversal.RootName() + "." + a.Name
+			}
+		}
+		return e.Traversal.RootName()
+	}
+	return fmt.Sprintf("%T@%d", e, e.Range().Start.Byte)
+}
+
+// lookupKey is the step that lookup(m, KEY, ...) takes, when KEY is a
+// constant.
+func lookupKey(e *hclsyntax.FunctionCallExpr) anyStep {
+	var key cty.Value
+	if len(e.Args) > 1 && len(e.Args[1].Variables()) == 0 {
+		if v, diags := e.Args[1].Value(nil); !diags.HasErrors() {
+			key = v
+		}
+	}
+	return stepOfKey(key)
 }
 
 // anyFinding writes the finding for a variable with its places and, when

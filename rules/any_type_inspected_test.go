@@ -158,7 +158,51 @@ resource "r" "a" {
 resource "r" "b" {
   count = var.x
 }`,
-			want: map[string][]string{"x": {`contains(["a"], var.x)@4`, `count = var.x@13`, `for_each = var.x@9`}},
+			// The validation checks the variable where the rule wants it
+			// checked; for_each is listed beside the element's read.
+			want: map[string][]string{"x": {`count = var.x@13`, `each.value.name@10`, `for_each = var.x@9`}},
+		},
+		{
+			name: "tolerant reads are not inspections",
+			src: `variable "x" { type = any }
+locals {
+  a = try(var.x.a, var.x.b, "d")
+  b = can(var.x.c)
+  c = lookup(var.x, "d", null)
+  e = can(var.x.e) ? var.x.e : null
+  f = try(var.x.f, null) != null ? var.x.f : null
+  g = try(var.x.g, false) && true
+  h = length(var.x) > 0
+}`,
+			want: map[string][]string{},
+		},
+		{
+			name: "what reads on from a tolerant read inspects",
+			src: `variable "x" { type = any }
+locals {
+  a = try(var.x.a, {}).b
+  b = try(var.x.l, [])[0]
+  c = can(var.x.e) ? var.x.e.f : null
+  d = try(var.x.d)
+  e = try(var.y, var.x.e)
+  f = length(var.x) > 1
+}`,
+			want: map[string][]string{"x": {`length(var.x)@8`, `try(var.x.a, {}).b@3`, `try(var.x.l, [])[0]@4`, `var.x.d@6`, `var.x.e.f@5`, `var.x.e@7`}},
+		},
+		{
+			name: "iteration whose elements are read tolerantly: the wrapper idiom",
+			src: `variable "items" { type = any }
+variable "defaults" { type = any }
+module "wrapper" {
+  source   = "../"
+  for_each = var.items
+  name     = try(each.value.name, var.defaults.name)
+  size     = try(each.value.size, var.defaults.size, 1)
+}
+locals {
+  names = [for k, v in var.items : try(v.name, k)]
+}`,
+			want: map[string][]string{"items": {`for over var.items@10`, `for_each = var.items@5`}},
 		},
 		{
 			name: "exact types and untyped variables are not tracked",
