@@ -36,7 +36,7 @@ func Synthesize(v *config.Variable, ctx *hcl.EvalContext) cty.Value {
 		return cty.DynamicVal
 	}
 	s := &synth{v: v}
-	s.hints()
+	s.hints(nil)
 	// An untyped variable takes strings from the command line; it gets
 	// a string. An explicit any gets an empty object.
 	root := s.build(constraintType(v), v.Name, v.TypeExpr != nil)
@@ -566,22 +566,25 @@ func conjuncts(expr hcl.Expression, out []hcl.Expression) []hcl.Expression {
 	return append(out, expr)
 }
 
-// hints gathers candidate values from the validation conditions: the
-// strings and numbers written in them, strings that match the patterns
+// hints gathers candidate values from the expressions given, then from the
+// validation conditions: the strings and numbers written in them, strings that match the patterns
 // given to regex and regexall, strings with the prefixes and suffixes
 // given to startswith and endswith, strings of the lengths and numbers
 // around the bounds they compare with, and a few common shapes (a CIDR
 // block, an address, a timestamp, ...) for the functions that want them.
-func (s *synth) hints() {
+func (s *synth) hints(extra []hcl.Expression) {
 	var strs []string
 	var nums []*big.Float
 	var prefixes, suffixes []string
 	special := map[string]bool{}
+	exprs := slices.Clone(extra)
 	for _, rule := range s.v.Validations {
-		if rule == nil || rule.Condition == nil {
-			continue
+		if rule != nil && rule.Condition != nil {
+			exprs = append(exprs, rule.Condition)
 		}
-		expr, ok := rule.Condition.(hclsyntax.Expression)
+	}
+	for _, e := range exprs {
+		expr, ok := e.(hclsyntax.Expression)
 		if !ok {
 			continue
 		}
