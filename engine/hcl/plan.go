@@ -147,7 +147,31 @@ func commonDir(a, b string) string {
 // evaluates every module instance in dependency order with the mock
 // providers, and then simulates the apply. The plan is returned even when
 // there are errors, holding what could be planned.
-func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
+func Plan(t *Tree, opts Options) (*plan.Plan, hcl.Diagnostics) {
+	// As tofu plan validates first, every module of the tree has its
+	// references checked, those with no instance included.
+	if diags := t.checkReferences(); diags.HasErrors() {
+		return emptyPlan(), diags
+	}
+	ins, diags := inputs.Collect(t.Root, opts.Inputs)
+	if diags.HasErrors() {
+		return emptyPlan(), diags
+	}
+	if opts.Inputs.Synthesize {
+		p, d := t.planSynthesized(ins, opts)
+		return p, append(diags, d...)
+	}
+	p, d, _ := t.planWith(ins, opts)
+	return p, append(diags, d...)
+}
+
+func emptyPlan() *plan.Plan {
+	return &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}}
+}
+
+// planWith plans the tree with the root module's inputs ins, and returns
+// the planner too, whose module instances tell what was evaluated where.
+func (t *Tree) planWith(ins map[string]*inputs.Input, opts Options) (_ *plan.Plan, diags hcl.Diagnostics, _ *planner) {
 	schemas := opts.Schemas
 	if schemas == nil {
 		schemas, _ = mock.LoadSchemas()
@@ -162,21 +186,12 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 		tree:     t,
 		provider: mock.New(schemas, opts.Mocks),
 		now:      now,
-		result:   &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}},
+		result:   emptyPlan(),
 		byAddr:   map[string]*plan.Instance{},
 
 		maxInstances: cmp.Or(opts.MaxInstances, MaxInstances),
 	}
 
-	// As tofu plan validates first, every module of the tree has its
-	// references checked, those with no instance included.
-	if diags = t.checkReferences(); diags.HasErrors() {
-		return p.result, diags
-	}
-	ins, diags := inputs.Collect(t.Root, opts.Inputs)
-	if diags.HasErrors() {
-		return p.result, diags
-	}
 	vars := map[string]cty.Value{}
 	for name, in := range ins {
 		vars[name] = in.Value
@@ -191,7 +206,7 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 		}
 	}()
 	if d.HasErrors() {
-		return p.result, diags
+		return p.result, diags, p
 	}
 	if note := chain.Note(); note != "" {
 		p.result.Notes = append(p.result.Notes, note)
@@ -226,7 +241,7 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 		root.collectOutputs(p.result)
 	}
 	p.result.Sort()
-	return p.result, plan.UniqueDiagnostics(diags)
+	return p.result, plan.UniqueDiagnostics(diags), p
 }
 
 type phase int
@@ -256,6 +271,9 @@ type planner struct {
 	// stack holds the objects being evaluated, innermost last, to name a
 	// cycle.
 	stack []*node
+	// conditions are the failed conditions of the errors reported, for
+	// --synthesize's search.
+	conditions map[*hcl.Diagnostic]condition
 }
 
 func (p *planner) report(diags ...*hcl.Diagnostic) {
