@@ -306,12 +306,18 @@ type coord struct {
 	set        func(int)
 	structural bool  // changing it adds or removes coordinates
 	prim       *node // the primitive whose choice it is, or nil
+	// path is where in the value it is: attribute names, and "*" for an
+	// element of a collection or a tuple.
+	path []string
 }
 
-func (s *synth) coords(n *node, out []coord) []coord {
+func (s *synth) coords(n *node, out []coord) []coord { return s.coordsAt(n, nil, out) }
+
+func (s *synth) coordsAt(n *node, path []string, out []coord) []coord {
+	elem := append(slices.Clip(path), "*")
 	switch n.kind {
 	case primNode:
-		out = append(out, coord{options: len(n.options), get: func() int { return n.choice }, set: func(i int) { n.choice = i }, prim: n})
+		out = append(out, coord{options: len(n.options), get: func() int { return n.choice }, set: func(i int) { n.choice = i }, prim: n, path: path})
 	case listNode, mapNode:
 		cur := slices.Index(n.lenOpts, n.count)
 		if cur < 0 {
@@ -322,15 +328,17 @@ func (s *synth) coords(n *node, out []coord) []coord {
 			get:        func() int { return slices.Index(n.lenOpts, n.count) },
 			set:        func(i int) { n.setLength(n.lenOpts[i], s) },
 			structural: true,
+			path:       path,
 		})
 		for i := range n.count {
 			if n.kind == mapNode {
-				out = s.coords(n.keys[i], out)
+				out = s.coordsAt(n.keys[i], elem, out)
 			}
-			out = s.coords(n.all[i], out)
+			out = s.coordsAt(n.all[i], elem, out)
 		}
 	case objectNode:
 		for _, a := range n.attrs {
+			at := append(slices.Clip(path), a.name)
 			if a.optional {
 				out = append(out, coord{
 					options: 2,
@@ -347,15 +355,16 @@ func (s *synth) coords(n *node, out []coord) []coord {
 						}
 					},
 					structural: true,
+					path:       at,
 				})
 			}
 			if a.present {
-				out = s.coords(a.n, out)
+				out = s.coordsAt(a.n, at, out)
 			}
 		}
 	case tupleNode:
 		for _, e := range n.elems {
-			out = s.coords(e, out)
+			out = s.coordsAt(e, elem, out)
 		}
 	}
 	return out
@@ -624,7 +633,8 @@ type hinted struct {
 // gather collects candidate values from expressions: the strings and
 // numbers written in them, strings that match the patterns given to regex
 // and regexall, strings with the prefixes and suffixes given to startswith
-// and endswith (around name), strings of the lengths that their numbers
+// and endswith (around name), strings of three and five parts joined
+// with the separator given to split, strings of the lengths that their numbers
 // give, each number with one either side and the midpoints between them
 // (for bounds like 0 < x < 1), lengths around the numbers, and a few common
 // shapes (a CIDR block, an address, a timestamp, ...) for the functions
@@ -687,6 +697,12 @@ func gather(exprs []hcl.Expression, base string) hinted {
 				case "endswith":
 					if p, ok := literalArg(e, 1); ok {
 						suffixes = append(suffixes, p)
+					}
+				case "split":
+					// Strings of three and five parts, for the
+					// elements looked up after the split.
+					if sep, ok := literalArg(e, 0); ok && sep != "" {
+						strs = append(strs, strings.Join([]string{"a", "b", "c"}, sep), strings.Join([]string{"a", "b", "c", "d", "e"}, sep))
 					}
 				default:
 					special[name] = true
