@@ -227,6 +227,49 @@ func (b *blamer) resource(m *module, r refs.Resource, rest hcl.Traversal) {
 	}
 }
 
+// wider are expressions around an error's subject to blame when its own
+// expression reaches no variable that can change (the literal 2 of
+// slice(split("-", local.zone), 0, 2), whose list is too short): the
+// innermost function call around it, then the whole expression of the
+// argument it is in.
+func wider(pl *planner, d *hcl.Diagnostic) []hcl.Expression {
+	if pl == nil || d.Subject == nil {
+		return nil
+	}
+	for _, m := range pl.modules {
+		f := m.cfg.Files[d.Subject.Filename]
+		if f == nil {
+			continue
+		}
+		body, ok := f.Body.(*hclsyntax.Body)
+		if !ok {
+			return nil
+		}
+		var call, outer hclsyntax.Expression
+		_ = hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+			e, ok := n.(hclsyntax.Expression)
+			if !ok || !holds(e.Range(), *d.Subject) {
+				return nil
+			}
+			if _, isCall := e.(*hclsyntax.FunctionCallExpr); isCall && (call == nil || size(e.Range()) < size(call.Range())) {
+				call = e
+			}
+			if outer == nil || size(e.Range()) > size(outer.Range()) {
+				outer = e
+			}
+			return nil
+		})
+		var out []hcl.Expression
+		for _, e := range []hclsyntax.Expression{call, outer} {
+			if e != nil && (len(out) == 0 || out[len(out)-1].Range() != e.Range()) {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
 // innermost is the smallest expression of body whose range holds rng.
 func innermost(body *hclsyntax.Body, rng hcl.Range) hcl.Expression {
 	var best hclsyntax.Expression

@@ -38,7 +38,9 @@ const maxPlansPerError = 8
 // plans have been made.
 //
 // Each failing error, in the order of their positions, is blamed on the
-// root variables that its expression may depend on: its references, and
+// root variables that its expression may depend on (or, when that reaches
+// none that can change, the function call around it, or the whole
+// argument's expression): its references, and
 // through locals, module call arguments and outputs, resources and the
 // for_each and count of the blocks around it, the references those make
 // (see blame). Each such variable has an ordered list of candidates
@@ -157,14 +159,23 @@ func (s *synthSearch) next(pl *planner, diags hcl.Diagnostics, cur map[string]*i
 			continue
 		}
 		parts := falseParts(d, pl)
-		names, exprs := blame(pl, d, parts)
 		var blamed []string
-		for _, name := range names {
-			if c := s.cands[name]; c != nil {
-				blamed = append(blamed, name)
-				for _, e := range exprs {
-					c.Hint(e)
+		levels := [][]hcl.Expression{parts}
+		for _, e := range wider(pl, d) {
+			levels = append(levels, []hcl.Expression{e})
+		}
+		for _, level := range levels {
+			names, exprs := blame(pl, d, level)
+			for _, name := range names {
+				if c := s.cands[name]; c != nil {
+					blamed = append(blamed, name)
+					for _, e := range exprs {
+						c.Hint(e)
+					}
 				}
+			}
+			if len(blamed) > 0 {
+				break
 			}
 		}
 		trial := maps.Clone(cur)
