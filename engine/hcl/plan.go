@@ -42,6 +42,10 @@ type Options struct {
 	// MaxInstances bounds the resource and module instances of a plan;
 	// zero means the constant MaxInstances.
 	MaxInstances int
+	// MaxSynthesisPlans bounds the plans that Inputs.Synthesize's search
+	// makes after the first; zero means the constant MaxSynthesisPlans,
+	// a negative number none.
+	MaxSynthesisPlans int
 	// Middleware says which of the root module's middleware to run (none
 	// unless Enabled or Only). Plan starts them once the inputs are known
 	// (their command, args and env may use variables) and stops them
