@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/engine/inputs"
 	"github.com/tofucue/tofucue/engine/middleware"
 	"github.com/tofucue/tofucue/engine/plan"
@@ -20,11 +21,14 @@ import (
 // MaxSynthesisPlans bounds the plans that --synthesize makes after the
 // first, when that one fails because of a value it made up. Each is a whole
 // plan of the tree, so the bound is what a failing module may cost beyond
-// its first plan. On the corpus (go test ./engine/hcl -run TestCorpus),
-// the search makes 20 more modules plan: 17 after one more plan, the
-// others after 2, 3 and 14; with 64, no more plan. Most modules it cannot
-// fix stop long before the bound, when no error is left that a variable
-// with candidates is blamed for.
+// its first plan. It is three errors' worth of maxPlansPerError: enough for
+// a module whose errors come one after another (a null default, then a
+// pattern, then a bound), each needing a few candidates. On the corpus
+// (go test ./engine/hcl -run TestCorpus, TOFUCUE_SYNTHESIS_PLANS=N to
+// change it), the search makes 22 more modules plan: 19 after one more
+// plan, 2 after two, 1 after three; bounds of 8 and 64 make the same ones
+// plan. Most modules it cannot fix stop before the bound, when no error is
+// left that a variable with candidates is blamed for.
 const MaxSynthesisPlans = 24
 
 // maxPlansPerError bounds the plans spent on one error: an error that
@@ -33,8 +37,9 @@ const MaxSynthesisPlans = 24
 const maxPlansPerError = 8
 
 // planSynthesized plans the tree with the inputs that Collect synthesized,
-// and when that fails because of a value made up (a synthesized value, or
-// the null default of a nullable variable), tries other values for the
+// and when that fails because of a value made up (a synthesized value, the
+// null default of a nullable variable, or a default that fails its own
+// validations), tries other values for the
 // variables involved until the module plans or MaxSynthesisPlans more
 // plans have been made.
 //
@@ -47,8 +52,9 @@ const maxPlansPerError = 8
 // (see blame). Each such variable has an ordered list of candidates
 // (inputs.Candidates), to which the error's expression adds hints. One
 // plan tries, for the first error that has a blamed variable with
-// candidates left, every blamed variable that is null at once (at its
-// first non-null value), else the first blamed variable's next candidate.
+// candidates left, the first time every blamed variable that is null at
+// once (at its first non-null value), else the next candidate of the
+// blamed variable this error has changed least.
 // The change is kept when the error is gone (the plan may fail further on,
 // where it could not reach before), or when fewer parts of its condition's
 // && chain are false, and undone otherwise. Candidates are
@@ -78,7 +84,7 @@ func (t *Tree) planSynthesized(ins map[string]*inputs.Input, opts Options) (*pla
 	ctx := s.context(ins)
 	for _, name := range slices.Sorted(maps.Keys(ins)) {
 		in, v := ins[name], t.Root.Variables[name]
-		if v != nil && (in.Synthesized || in.Source == "default" && in.Value.IsKnown() && in.Value.IsNull() && v.Nullable) {
+		if v != nil && (in.Synthesized || in.Source == "default" && (in.Value.IsKnown() && in.Value.IsNull() && v.Nullable || failsValidation(v, in.Value, ctx))) {
 			s.cands[name] = inputs.NewCandidates(v, in.Value, ctx)
 		}
 	}
@@ -181,10 +187,11 @@ func (s *synthSearch) next(pl *planner, diags hcl.Diagnostics, cur map[string]*i
 		}
 		trial := maps.Clone(cur)
 		changed := false
-		// Every blamed variable that is null gets a value at once: a
-		// template or a call with two of them fails until both have one.
+		// The first time, every blamed variable that is null gets a
+		// value at once: a template or a call with two of them fails until
+		// both have one.
 		for _, name := range blamed {
-			if v := cur[name].Value; v.IsKnown() && v.IsNull() {
+			if v := cur[name].Value; s.spent[key] == 0 && v.IsKnown() && v.IsNull() {
 				if val, ok := s.cands[name].Next(); ok {
 					trial[name] = chosen(name, val)
 					changed = true
@@ -213,6 +220,22 @@ func (s *synthSearch) next(pl *planner, diags hcl.Diagnostics, cur map[string]*i
 		s.stuck[key] = true
 	}
 	return nil, 0, nil
+}
+
+// failsValidation reports whether val, a variable's default, fails its
+// own validations: a module that wants its users to choose.
+func failsValidation(v *config.Variable, val cty.Value, ctx *hcl.EvalContext) bool {
+	if len(v.Validations) == 0 {
+		return false
+	}
+	c := ctx.NewChild()
+	vars := map[string]cty.Value{}
+	if cur, ok := ctx.Variables["var"]; ok {
+		vars = cur.AsValueMap()
+	}
+	vars[v.Name] = val
+	c.Variables = map[string]cty.Value{"var": cty.ObjectVal(vars)}
+	return inputs.Validate(v, c).HasErrors()
 }
 
 func chosen(name string, val cty.Value) *inputs.Input {
