@@ -57,7 +57,8 @@ const maxPlansPerError = 8
 // blamed variable this error has changed least.
 // The change is kept when the error is gone (the plan may fail further on,
 // where it could not reach before), or when fewer parts of its condition's
-// && chain are false, and undone otherwise. Candidates are
+// && chain are false, unless an error that was not there appears before
+// it; it is undone otherwise. Candidates are
 // never returned twice, so the search moves forward and ends; it is
 // deterministic. Errors about values not known until apply are not
 // blamed on inputs: they follow from an error before them, or from the mock
@@ -111,7 +112,7 @@ func (t *Tree) planSynthesized(ins map[string]*inputs.Input, opts Options) (*pla
 			}
 			return p2, d2
 		}
-		if !improves(target, before, d2, pl2) {
+		if !improves(target, before, d2, pl2) || regresses(target, diags, d2) {
 			continue
 		}
 		for _, name := range changedNames(cur, trial) {
@@ -331,6 +332,26 @@ func improves(target *hcl.Diagnostic, before int, diags hcl.Diagnostics, pl *pla
 	return true
 }
 
+// regresses reports whether after, the errors of a plan with other
+// inputs, has an error that before did not have, at a position before
+// target's: the change broke what was evaluated first, and target may be
+// gone only because it is no longer reached.
+func regresses(target *hcl.Diagnostic, before, after hcl.Diagnostics) bool {
+	had := map[string]bool{}
+	for _, d := range before {
+		had[errorKey(d)] = true
+	}
+	for _, d := range sortedErrors(after) {
+		if compareErrors(d, target) >= 0 {
+			return false
+		}
+		if !had[errorKey(d)] {
+			return true
+		}
+	}
+	return false
+}
+
 // falseParts are the parts of a failed condition's top-level && chain
 // that are not true in the context it failed in: the condition of a
 // precondition, postcondition or check that pl reported, or the
@@ -396,19 +417,23 @@ func sortedErrors(diags hcl.Diagnostics) []*hcl.Diagnostic {
 			out = append(out, d)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *hcl.Diagnostic) int {
-		if (a.Subject == nil) != (b.Subject == nil) {
-			if a.Subject == nil {
-				return 1
-			}
-			return -1
-		}
-		if a.Subject != nil {
-			if c := cmp.Or(strings.Compare(a.Subject.Filename, b.Subject.Filename), cmp.Compare(a.Subject.Start.Byte, b.Subject.Start.Byte)); c != 0 {
-				return c
-			}
-		}
-		return cmp.Or(strings.Compare(a.Summary, b.Summary), strings.Compare(a.Detail, b.Detail))
-	})
+	slices.SortStableFunc(out, compareErrors)
 	return out
+}
+
+// compareErrors orders errors by position (those without one last), then
+// summary and detail.
+func compareErrors(a, b *hcl.Diagnostic) int {
+	if (a.Subject == nil) != (b.Subject == nil) {
+		if a.Subject == nil {
+			return 1
+		}
+		return -1
+	}
+	if a.Subject != nil {
+		if c := cmp.Or(strings.Compare(a.Subject.Filename, b.Subject.Filename), cmp.Compare(a.Subject.Start.Byte, b.Subject.Start.Byte)); c != 0 {
+			return c
+		}
+	}
+	return cmp.Or(strings.Compare(a.Summary, b.Summary), strings.Compare(a.Detail, b.Detail))
 }
