@@ -66,17 +66,14 @@ const maxPlansPerError = 8
 // returned (its errors are those the search could not fix), with a warning
 // that names the values it was planned with.
 //
-// Middleware does not run during the search: the inputs found are planned
-// once more with it.
+// Middleware runs in the first plan only: the search plans without it, and
+// the inputs it finds are planned once more with it.
 func (t *Tree) planSynthesized(ins map[string]*inputs.Input, opts Options) (*plan.Plan, hcl.Diagnostics) {
 	running := opts.Middleware.Enabled || len(opts.Middleware.Only) > 0
 	search := opts
 	search.Middleware = middleware.Options{}
-	p, diags, pl := t.planWith(ins, search)
+	p, diags, pl := t.planWith(ins, opts)
 	if !diags.HasErrors() {
-		if running {
-			p, diags, _ = t.planWith(ins, opts)
-		}
 		return p, diags
 	}
 
@@ -232,7 +229,7 @@ func failsValidation(v *config.Variable, val cty.Value, ctx *hcl.EvalContext) bo
 	c := ctx.NewChild()
 	vars := map[string]cty.Value{}
 	if cur, ok := ctx.Variables["var"]; ok {
-		vars = cur.AsValueMap()
+		maps.Copy(vars, cur.AsValueMap())
 	}
 	vars[v.Name] = val
 	c.Variables = map[string]cty.Value{"var": cty.ObjectVal(vars)}
