@@ -589,8 +589,8 @@ func (s *synth) hints() {
 
 	base := s.v.Name
 	kebab := strings.ReplaceAll(strings.ToLower(base), "_", "-")
-	strs := append(h.strs, strings.ToLower(base), kebab, strings.ToUpper(base), "example", "a", "abc", "Example1", "example-1", "1", "true",
-		"10.0.0.0/16", "10.0.0.1", "2024-01-01T00:00:00Z", "example@example.com", "https://example.com")
+	strs := slices.Concat(h.strs, []string{strings.ToLower(base), kebab, strings.ToUpper(base), "example", "a", "abc", "Example1", "example-1", "1", "true",
+		"10.0.0.0/16", "10.0.0.1", "2024-01-01T00:00:00Z", "example@example.com", "https://example.com"})
 	for _, x := range dedupe(strs) {
 		if len(s.strs) == maxStrings {
 			break
@@ -598,7 +598,7 @@ func (s *synth) hints() {
 		s.strs = append(s.strs, cty.StringVal(x))
 	}
 
-	nums := h.nums
+	nums := slices.Clone(h.nums)
 	for _, x := range []float64{0, 2, 3, 10, 100, 1000, -1, 0.5} {
 		nums = append(nums, big.NewFloat(x))
 	}
