@@ -99,8 +99,8 @@
 // up is planned again with other values, at most MaxSynthesisPlans more
 // times: each error is blamed on the root variables its expression reaches
 // through locals, module calls and resource arguments, and those that were
-// synthesized, or have a null default or one that fails their own
-// validations, take their next candidate
+// synthesized, or have a default that stands for none (null, "", or one
+// that fails their own validations), take their next candidate
 // (inputs.Candidates) until the error goes away. The chosen values are the
 // plan's synthesized inputs, with a note; when none plan, a warning says
 // so (planSynthesized). Errors do not stop the first pass, so that one run

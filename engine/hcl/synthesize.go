@@ -25,7 +25,7 @@ import (
 // a module whose errors come one after another (a null default, then a
 // pattern, then a bound), each needing a few candidates. On the corpus
 // (go test ./engine/hcl -run TestCorpus, TOFUCUE_SYNTHESIS_PLANS=N to
-// change it), the search makes 22 more modules plan: 19 after one more
+// change it), the search makes 23 more modules plan: 20 after one more
 // plan, 2 after two, 1 after three; bounds of 8 and 64 make the same ones
 // plan. Most modules it cannot fix stop before the bound, when no error is
 // left that a variable with candidates is blamed for.
@@ -37,11 +37,11 @@ const MaxSynthesisPlans = 24
 const maxPlansPerError = 8
 
 // planSynthesized plans the tree with the inputs that Collect synthesized,
-// and when that fails because of a value made up (a synthesized value, the
-// null default of a nullable variable, or a default that fails its own
-// validations), tries other values for the
-// variables involved until the module plans or MaxSynthesisPlans more
-// plans have been made.
+// and when that fails because of a value made up or a default that stands
+// for none (a synthesized value, the null default of a nullable variable,
+// an empty string default, a default that fails its own validations),
+// tries other values for the variables involved until the module plans or
+// MaxSynthesisPlans more plans have been made.
 //
 // Each failing error, in the order of their positions, is blamed on the
 // root variables that its expression may depend on (or, when that reaches
@@ -82,7 +82,7 @@ func (t *Tree) planSynthesized(ins map[string]*inputs.Input, opts Options) (*pla
 	ctx := s.context(ins)
 	for _, name := range slices.Sorted(maps.Keys(ins)) {
 		in, v := ins[name], t.Root.Variables[name]
-		if v != nil && (in.Synthesized || in.Source == "default" && (in.Value.IsKnown() && in.Value.IsNull() && v.Nullable || failsValidation(v, in.Value, ctx))) {
+		if v != nil && (in.Synthesized || in.Source == "default" && placeholder(v, in.Value, ctx)) {
 			s.cands[name] = inputs.NewCandidates(v, in.Value, ctx)
 		}
 	}
@@ -220,8 +220,23 @@ func (s *synthSearch) next(pl *planner, diags hcl.Diagnostics, cur map[string]*i
 	return nil, 0, nil
 }
 
-// failsValidation reports whether val, a variable's default, fails its
-// own validations: a module that wants its users to choose.
+// placeholder reports whether val, a variable's default, stands for no
+// value: null (for a nullable variable), the empty string (the idiom for
+// none from before null), or a value that fails the variable's own
+// validations (a module that wants its users to choose).
+func placeholder(v *config.Variable, val cty.Value, ctx *hcl.EvalContext) bool {
+	switch {
+	case !val.IsKnown():
+		return false
+	case val.IsNull():
+		return v.Nullable
+	case val.Type() == cty.String && val.AsString() == "":
+		return true
+	}
+	return failsValidation(v, val, ctx)
+}
+
+// failsValidation reports whether val fails v's validations.
 func failsValidation(v *config.Variable, val cty.Value, ctx *hcl.EvalContext) bool {
 	if len(v.Validations) == 0 {
 		return false
