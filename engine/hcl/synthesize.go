@@ -43,28 +43,26 @@ const maxPlansPerError = 8
 // tries other values for the variables involved until the module plans or
 // MaxSynthesisPlans more plans have been made.
 //
-// Each failing error, in the order of their positions, is blamed on the
-// root variables that its expression may depend on (or, when that reaches
-// none that can change, the function call around it, or the whole
-// argument's expression): its references, and
-// through locals, module call arguments and outputs, resources and the
-// for_each and count of the blocks around it, the references those make
-// (see blame). Each such variable has an ordered list of candidates
-// (inputs.Candidates), to which the error's expression adds hints. One
-// plan tries, for the first error that has a blamed variable with
-// candidates left, the first time every blamed variable that is null at
-// once (at its first non-null value), else the next candidate of the
-// blamed variable this error has changed least.
-// The change is kept when the error is gone (the plan may fail further on,
-// where it could not reach before), or when fewer parts of its condition's
-// && chain are false, unless an error that was not there appears before
-// it; it is undone otherwise. Candidates are
-// never returned twice, so the search moves forward and ends; it is
-// deterministic. Errors about values not known until apply are not
-// blamed on inputs: they follow from an error before them, or from the mock
-// providers. When no plan succeeds, the plan of the last change kept is
-// returned (its errors are those the search could not fix), with a warning
-// that names the values it was planned with.
+// Each failing error, in the order of their positions, is blamed on the root
+// variables that its expression may depend on (or, when that reaches none
+// that can change, the function call around it, or the whole argument's
+// expression): its references, and through locals, module call arguments and
+// outputs, resources and the for_each and count of the blocks around it, the
+// references those make (see blame). Each such variable has an ordered list
+// of candidates (inputs.Candidates), to which the error's expression adds
+// hints. One plan tries, for the first error that has a blamed variable with
+// candidates left, the first time every blamed variable that is null at once
+// (at its first non-null value), else the next candidate of the blamed
+// variable this error has changed least. The change is kept when the error
+// is gone (the plan may fail further on, where it could not reach before),
+// or when fewer parts of its condition's && chain are false, unless an error
+// that was not there appears before it; it is undone otherwise. Candidates
+// are never returned twice, so the search moves forward and ends; it is
+// deterministic. Errors about values not known until apply are not blamed on
+// inputs: they follow from an error before them, or from the mock providers.
+// When no plan succeeds, the plan of the last change kept is returned (its
+// errors are those the search could not fix), with a warning that names the
+// values it was planned with.
 //
 // Middleware runs in the first plan only: the search plans without it, and
 // the inputs it finds are planned once more with it.
