@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -50,23 +51,48 @@ func plannableCorpus(tb testing.TB) (mods []corpusModule, skipped map[string]int
 // TestCorpus plans every corpus module, with inferred schemas and
 // synthesized inputs. Planning must
 // never panic; -v prints the counts and the reasons for failures, by
-// frequency, with one example each.
+// frequency, with one example each (TOFUCUE_CORPUS_ALL=1: every failing
+// module). TOFUCUE_CORPUS_ONLY=TEXT plans only the modules whose path
+// contains TEXT, and logs every plan that --synthesize's search makes;
+// TOFUCUE_SYNTHESIS_PLANS=N bounds the search at N plans (-1: none).
 func TestCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("planning the corpus is not short")
 	}
 	mods, skipped := plannableCorpus(t)
-	planned, unavailable := 0, 0
+	planned, tried, unavailable := 0, 0, 0
 	for _, cm := range mods {
 		if len(cm.tree.Unavailable()) > 0 {
 			unavailable++
 		}
 	}
+	// searched holds, for each module that planned after the search, the
+	// plans it took.
+	var searched []int
+	bound, _ := strconv.Atoi(os.Getenv("TOFUCUE_SYNTHESIS_PLANS"))
 	reasons := map[string][]string{}
+	only := os.Getenv("TOFUCUE_CORPUS_ONLY")
+	if only != "" {
+		traceSynthesis = func(s string) { t.Log(s) }
+		defer func() { traceSynthesis = nil }()
+	}
 	for _, cm := range mods {
-		_, diags := Plan(cm.tree, Options{Inputs: inputs.Sources{Synthesize: true}})
+		if only != "" && !strings.Contains(cm.rel, only) {
+			continue
+		}
+		tried++
+		p, diags := Plan(cm.tree, Options{Inputs: inputs.Sources{Synthesize: true}, MaxSynthesisPlans: bound})
 		if !diags.HasErrors() {
 			planned++
+			for _, note := range p.Notes {
+				if _, rest, ok := strings.Cut(note, "did not plan; after "); ok {
+					n, _ := strconv.Atoi(strings.Fields(rest)[0])
+					searched = append(searched, n)
+					if os.Getenv("TOFUCUE_CORPUS_ALL") != "" {
+						t.Logf("SEARCHED %s: %s", cm.rel, note)
+					}
+				}
+			}
 			continue
 		}
 		summary, example := firstError(diags)
@@ -75,7 +101,9 @@ func TestCorpus(t *testing.T) {
 			t.Logf("FAIL %s: %s: %s", cm.rel, summary, example)
 		}
 	}
-	t.Logf("corpus: %d planned, %d failed, of %d plannable (%d calling modules that are not available); skipped: %v", planned, len(mods)-planned, len(mods), unavailable, skipped)
+	t.Logf("corpus: %d planned, %d failed, of %d plannable (%d call modules that are not available); skipped: %v", planned, tried-planned, tried, unavailable, skipped)
+	slices.Sort(searched)
+	t.Logf("--synthesize's search made %d of them plan, with these numbers of plans beyond the first: %v", len(searched), searched)
 	for _, why := range slices.SortedFunc(maps.Keys(reasons), func(a, b string) int {
 		return cmp.Or(len(reasons[b])-len(reasons[a]), strings.Compare(a, b))
 	}) {

@@ -98,6 +98,16 @@
 //
 // The result holds every planned and applied instance with its provider
 // address, the root outputs and the input values (marking those that
-// were synthesized). Errors do not stop the first pass, so that one run
+// were synthesized).
+//
+// With Options.Inputs.Synthesize, a plan that fails because of a value made
+// up is planned again with other values, at most MaxSynthesisPlans more
+// times: each error is blamed on the root variables its expression reaches
+// through locals, module calls and resource arguments, and those that were
+// synthesized, or have a default that stands for none (null, "", or one
+// that fails their own validations), take their next candidate
+// (inputs.Candidates) until the error goes away. The chosen values are the
+// plan's synthesized inputs, with a note; when none plan, a warning says
+// so (planSynthesized). Errors do not stop the first pass, so that one run
 // reports every problem; the apply pass runs only when planning succeeded.
 package hcl

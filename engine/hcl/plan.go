@@ -40,6 +40,10 @@ type Options struct {
 	// MaxInstances bounds the resource and module instances of a plan;
 	// zero means the constant MaxInstances.
 	MaxInstances int
+	// MaxSynthesisPlans bounds the plans that Inputs.Synthesize's search
+	// makes after the first; zero means the constant MaxSynthesisPlans,
+	// a negative number none.
+	MaxSynthesisPlans int
 	// Middleware says which of the root module's middleware to run (none
 	// unless Enabled or Only). Plan starts them once the inputs are known
 	// (their command, args and env may use variables) and stops them
@@ -80,7 +84,31 @@ func checkReferences(t *Tree) hcl.Diagnostics {
 // evaluates every module instance in dependency order with the mock
 // providers, and then simulates the apply. The plan is returned even when
 // there are errors, holding what could be planned.
-func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
+func Plan(t *Tree, opts Options) (*plan.Plan, hcl.Diagnostics) {
+	// As tofu plan validates first, every module of the tree has its
+	// references checked, those with no instance included.
+	if diags := checkReferences(t); diags.HasErrors() {
+		return emptyPlan(), diags
+	}
+	ins, diags := inputs.Collect(t.Root, opts.Inputs)
+	if diags.HasErrors() {
+		return emptyPlan(), diags
+	}
+	if opts.Inputs.Synthesize {
+		p, d := planSynthesized(t, ins, opts)
+		return p, append(diags, d...)
+	}
+	p, d, _ := planWith(t, ins, opts)
+	return p, append(diags, d...)
+}
+
+func emptyPlan() *plan.Plan {
+	return &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}}
+}
+
+// planWith plans the tree with the root module's inputs ins, and returns
+// the planner too, whose module instances tell what was evaluated where.
+func planWith(t *Tree, ins map[string]*inputs.Input, opts Options) (_ *plan.Plan, diags hcl.Diagnostics, _ *planner) {
 	schemas := opts.Schemas
 	if schemas == nil {
 		schemas, _ = mock.LoadSchemas()
@@ -102,15 +130,6 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 		maxInstances: cmp.Or(opts.MaxInstances, MaxInstances),
 	}
 
-	// As tofu plan validates first, every module of the tree has its
-	// references checked, those with no instance included.
-	if diags = checkReferences(t); diags.HasErrors() {
-		return p.result, diags
-	}
-	ins, diags := inputs.Collect(t.Root, opts.Inputs)
-	if diags.HasErrors() {
-		return p.result, diags
-	}
 	vars := map[string]cty.Value{}
 	for name, in := range ins {
 		vars[name] = in.Value
@@ -125,7 +144,7 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 		}
 	}()
 	if d.HasErrors() {
-		return p.result, diags
+		return p.result, diags, p
 	}
 	if note := chain.Note(); note != "" {
 		p.result.Notes = append(p.result.Notes, note)
@@ -162,7 +181,7 @@ func Plan(t *Tree, opts Options) (_ *plan.Plan, diags hcl.Diagnostics) {
 	p.result.NotPlanned = slices.Compact(slices.Sorted(slices.Values(p.notPlanned)))
 	p.result.Sort()
 	p.result.RelevantAttributes = RelevantAttributes(t, p.result, schemas)
-	return p.result, plan.UniqueDiagnostics(diags)
+	return p.result, plan.UniqueDiagnostics(diags), p
 }
 
 type phase int
@@ -197,6 +216,9 @@ type planner struct {
 	// them.
 	unavailable map[*config.ModuleCall]bool
 	notPlanned  []string
+	// conditions are the failed conditions of the errors reported, for
+	// --synthesize's search.
+	conditions map[*hcl.Diagnostic]condition
 }
 
 func (p *planner) report(diags ...*hcl.Diagnostic) {

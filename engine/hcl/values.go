@@ -87,7 +87,23 @@ func (m *module) checkRule(rule *config.CheckRule, sc *scope, summary string, se
 	if b.True() {
 		return
 	}
-	m.p.report(&hcl.Diagnostic{Severity: severity, Summary: summary, Detail: m.errorMessage(rule, sc), Subject: rule.Condition.Range().Ptr()})
+	d := &hcl.Diagnostic{Severity: severity, Summary: summary, Detail: m.errorMessage(rule, sc), Subject: rule.Condition.Range().Ptr()}
+	m.p.report(d)
+	// The condition and its context let --synthesize's search see which
+	// parts of it fail (planSynthesized).
+	found, _ := refs.InExpr(rule.Condition, m.cfg)
+	if ctx, _ := m.context(found, sc); ctx != nil {
+		if m.p.conditions == nil {
+			m.p.conditions = map[*hcl.Diagnostic]condition{}
+		}
+		m.p.conditions[d] = condition{rule.Condition, ctx}
+	}
+}
+
+// condition is a failed condition and the context it was evaluated in.
+type condition struct {
+	expr hcl.Expression
+	ctx  *hcl.EvalContext
 }
 
 func (m *module) errorMessage(rule *config.CheckRule, sc *scope) string {

@@ -105,8 +105,10 @@
 // search. The conditions give candidates: their string literals (the
 // values of contains([...], var.x) among them), strings that match the
 // patterns of regex and regexall (generated from the RE2 syntax tree with
-// every repetition at its minimum, then one and three more), strings with
-// the prefixes and suffixes of startswith and endswith, strings of the
+// every repetition at its minimum, then one and three more; anchors and
+// word boundaries are kept, and a pattern they cannot be kept in gives
+// nothing), strings with the prefixes and suffixes of startswith and
+// endswith, strings of several parts for split, strings of the
 // lengths that the number literals give, their number literals with one
 // either side and the midpoints between them, collection lengths around
 // them, and a few common shapes (a CIDR block, an address, a timestamp,
@@ -124,6 +126,22 @@
 // to a collection copy the first one with each choice moved on by the
 // element's index, so that set elements and map keys stay distinct. Every
 // step is deterministic: the same declaration always gets the same value.
+//
+// # Candidates
+//
+// A value can meet its validations and still not plan: a null default in a
+// template, a string a child module's validation or a precondition
+// rejects, a list too short for an index. [Candidates] lists other values
+// to try for a variable, for a planner that knows which variables an error
+// involves (engine/hcl): the value Synthesize makes when the current one is
+// another (a null is followed by a value of the type), then that value with
+// one choice changed, as the search above changes them. [Candidates.Hint]
+// adds the expressions of the errors: the values they suggest, found as
+// the validations' are, come first among each primitive's alternatives, and
+// the choices in the parts of the value they name (var.NAME.a.b) before
+// the others. [Candidates.Accept] keeps the last value tried, and the
+// next candidates change it. No value is listed twice, and none fails
+// more validations than the accepted one.
 //
 // # Differences from OpenTofu
 //

@@ -304,13 +304,20 @@ type coord struct {
 	options    int
 	get        func() int
 	set        func(int)
-	structural bool // changing it adds or removes coordinates
+	structural bool  // changing it adds or removes coordinates
+	prim       *node // the primitive whose choice it is, or nil
+	// path is where in the value it is: attribute names, and "*" for an
+	// element of a collection or a tuple.
+	path []string
 }
 
-func (s *synth) coords(n *node, out []coord) []coord {
+func (s *synth) coords(n *node, out []coord) []coord { return s.coordsAt(n, nil, out) }
+
+func (s *synth) coordsAt(n *node, path []string, out []coord) []coord {
+	elem := append(slices.Clip(path), "*")
 	switch n.kind {
 	case primNode:
-		out = append(out, coord{options: len(n.options), get: func() int { return n.choice }, set: func(i int) { n.choice = i }})
+		out = append(out, coord{options: len(n.options), get: func() int { return n.choice }, set: func(i int) { n.choice = i }, prim: n, path: path})
 	case listNode, mapNode:
 		cur := slices.Index(n.lenOpts, n.count)
 		if cur < 0 {
@@ -321,15 +328,17 @@ func (s *synth) coords(n *node, out []coord) []coord {
 			get:        func() int { return slices.Index(n.lenOpts, n.count) },
 			set:        func(i int) { n.setLength(n.lenOpts[i], s) },
 			structural: true,
+			path:       path,
 		})
 		for i := range n.count {
 			if n.kind == mapNode {
-				out = s.coords(n.keys[i], out)
+				out = s.coordsAt(n.keys[i], elem, out)
 			}
-			out = s.coords(n.all[i], out)
+			out = s.coordsAt(n.all[i], elem, out)
 		}
 	case objectNode:
 		for _, a := range n.attrs {
+			at := append(slices.Clip(path), a.name)
 			if a.optional {
 				out = append(out, coord{
 					options: 2,
@@ -346,15 +355,16 @@ func (s *synth) coords(n *node, out []coord) []coord {
 						}
 					},
 					structural: true,
+					path:       at,
 				})
 			}
 			if a.present {
-				out = s.coords(a.n, out)
+				out = s.coordsAt(a.n, at, out)
 			}
 		}
 	case tupleNode:
 		for _, e := range n.elems {
-			out = s.coords(e, out)
+			out = s.coordsAt(e, elem, out)
 		}
 	}
 	return out
@@ -566,26 +576,95 @@ func conjuncts(expr hcl.Expression, out []hcl.Expression) []hcl.Expression {
 	return append(out, expr)
 }
 
-// hints gathers candidate values from the validation conditions: the
-// strings and numbers written in them, strings that match the patterns
-// given to regex and regexall, strings with the prefixes and suffixes
-// given to startswith and endswith, strings of the lengths and numbers
-// around the bounds they compare with, and a few common shapes (a CIDR
-// block, an address, a timestamp, ...) for the functions that want them.
+// hints fills the pools that primitives choose from: the values that the
+// validation conditions suggest (gather), then general ones.
 func (s *synth) hints() {
+	var exprs []hcl.Expression
+	for _, rule := range s.v.Validations {
+		if rule != nil && rule.Condition != nil {
+			exprs = append(exprs, rule.Condition)
+		}
+	}
+	h := gather(exprs, s.v.Name)
+
+	base := s.v.Name
+	kebab := strings.ReplaceAll(strings.ToLower(base), "_", "-")
+	strs := slices.Concat(h.strs, []string{strings.ToLower(base), kebab, strings.ToUpper(base), "example", "a", "abc", "Example1", "example-1", "1", "true",
+		"10.0.0.0/16", "10.0.0.1", "2024-01-01T00:00:00Z", "example@example.com", "https://example.com"})
+	for _, x := range dedupe(strs) {
+		if len(s.strs) == maxStrings {
+			break
+		}
+		s.strs = append(s.strs, cty.StringVal(x))
+	}
+
+	nums := slices.Clone(h.nums)
+	for _, x := range []float64{0, 2, 3, 10, 100, 1000, -1, 0.5} {
+		nums = append(nums, big.NewFloat(x))
+	}
+	seen := map[string]bool{}
+	for _, n := range nums {
+		key := n.Text('g', 40)
+		if seen[key] || len(s.nums) == maxNumbers {
+			continue
+		}
+		seen[key] = true
+		s.nums = append(s.nums, cty.NumberVal(n))
+	}
+
+	// Lengths: two, three, around the literals, and last none (an empty
+	// collection meets "every element" conditions without saying much).
+	lens := append([]int{2, 3}, h.lengths...)
+	lens = append(lens, 0)
+	for _, l := range lens {
+		if l >= 0 && l <= maxLength && l != 1 && !slices.Contains(s.lengths, l) {
+			s.lengths = append(s.lengths, l)
+		}
+	}
+}
+
+// hinted is what some expressions suggest as values.
+type hinted struct {
+	strs    []string
+	nums    []*big.Float
+	lengths []int
+}
+
+// gather collects candidate values from expressions: the strings and
+// numbers written in them, strings that match the patterns given to regex
+// and regexall, strings with the prefixes and suffixes given to startswith
+// and endswith (around name), strings of three and five parts joined
+// with the separator given to split, strings of the lengths that their numbers
+// give, each number with one either side and the midpoints between them
+// (for bounds like 0 < x < 1), lengths around the numbers, and a few common
+// shapes (a CIDR block, an address, a timestamp, ...) for the functions
+// that want them.
+func gather(exprs []hcl.Expression, base string) hinted {
 	var strs []string
 	var nums []*big.Float
 	var prefixes, suffixes []string
 	special := map[string]bool{}
-	for _, rule := range s.v.Validations {
-		if rule == nil || rule.Condition == nil {
-			continue
-		}
-		expr, ok := rule.Condition.(hclsyntax.Expression)
+	for _, e := range exprs {
+		expr, ok := e.(hclsyntax.Expression)
 		if !ok {
 			continue
 		}
+		// A pattern is no value to try: the strings it matches are.
+		patterns := map[hcl.Range]bool{}
 		_ = hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+			if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && (call.Name == "regex" || call.Name == "regexall") && len(call.Args) > 0 {
+				patterns[call.Args[0].Range()] = true
+			}
+			return nil
+		})
+		_ = hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+			if e, ok := n.(hclsyntax.Expression); ok {
+				for p := range patterns {
+					if r := e.Range(); p.Filename == r.Filename && p.Start.Byte <= r.Start.Byte && r.End.Byte <= p.End.Byte {
+						return nil
+					}
+				}
+			}
 			switch e := n.(type) {
 			case *hclsyntax.LiteralValueExpr:
 				switch {
@@ -619,6 +698,12 @@ func (s *synth) hints() {
 					if p, ok := literalArg(e, 1); ok {
 						suffixes = append(suffixes, p)
 					}
+				case "split":
+					// Strings of three and five parts, for the
+					// elements looked up after the split.
+					if sep, ok := literalArg(e, 0); ok && sep != "" {
+						strs = append(strs, strings.Join([]string{"a", "b", "c"}, sep), strings.Join([]string{"a", "b", "c", "d", "e"}, sep))
+					}
 				default:
 					special[name] = true
 				}
@@ -627,7 +712,6 @@ func (s *synth) hints() {
 		})
 	}
 
-	base := s.v.Name
 	for _, p := range prefixes {
 		strs = append(strs, p+base, p+"example")
 		for _, x := range suffixes {
@@ -661,18 +745,10 @@ func (s *synth) hints() {
 			}
 		}
 	}
-	kebab := strings.ReplaceAll(strings.ToLower(base), "_", "-")
-	strs = append(strs, strings.ToLower(base), kebab, strings.ToUpper(base), "example", "a", "abc", "Example1", "example-1", "1", "true",
-		"10.0.0.0/16", "10.0.0.1", "2024-01-01T00:00:00Z", "example@example.com", "https://example.com")
-	for _, x := range dedupe(strs) {
-		if len(s.strs) == maxStrings {
-			break
-		}
-		s.strs = append(s.strs, cty.StringVal(x))
-	}
+	h := hinted{strs: dedupe(strs)}
 
 	// Numbers: each literal, one either side, and the midpoints between
-	// neighbors (for bounds like 0 < x < 1); then a few common ones.
+	// neighbors (for bounds like 0 < x < 1).
 	var cands []*big.Float
 	one := big.NewFloat(1)
 	for _, n := range nums {
@@ -686,33 +762,21 @@ func (s *synth) hints() {
 			cands = append(cands, mid.Quo(mid, big.NewFloat(2)))
 		}
 	}
-	for _, x := range []float64{0, 2, 3, 10, 100, 1000, -1, 0.5} {
-		cands = append(cands, big.NewFloat(x))
-	}
 	seen := map[string]bool{}
 	for _, n := range cands {
 		key := n.Text('g', 40)
-		if seen[key] || len(s.nums) == maxNumbers {
-			continue
+		if !seen[key] {
+			seen[key] = true
+			h.nums = append(h.nums, n)
 		}
-		seen[key] = true
-		s.nums = append(s.nums, cty.NumberVal(n))
 	}
 
-	// Lengths: two, three, around the literals, and last none (an empty
-	// collection meets "every element" conditions without saying much).
-	lens := []int{2, 3}
 	for _, n := range nums {
-		if i, acc := n.Int64(); acc == big.Exact {
-			lens = append(lens, int(i), int(i)+1, int(i)-1)
+		if i, acc := n.Int64(); acc == big.Exact && i >= -1 && i <= maxLength {
+			h.lengths = append(h.lengths, int(i), int(i)+1, int(i)-1)
 		}
 	}
-	lens = append(lens, 0)
-	for _, l := range lens {
-		if l >= 0 && l <= maxLength && l != 1 && !slices.Contains(s.lengths, l) {
-			s.lengths = append(s.lengths, l)
-		}
-	}
+	return h
 }
 
 // literalArg returns the i-th argument of a call when it is a literal

@@ -33,7 +33,10 @@ every computed attribute. Nothing is downloaded and nothing is run.
 Variables come from their defaults, TF_VAR_name, terraform.tfvars,
 *.auto.tfvars, --var-file and --var, in OpenTofu's order of precedence.
 With --synthesize, a variable that has no value gets one made up from its
-type and validation rules (printed with the plan).
+type and validation rules (printed with the plan); when the plan fails
+because of a value made up, or of a null default, other values are tried
+for the variables the errors involve, within a bound (with --lang cue, the
+HCL module given by --source chooses them, as verify does).
 
 Provider schemas come from --schema files (tofu providers schema -json);
 resource types they lack get a schema inferred from the configuration.
@@ -86,7 +89,7 @@ func newPlanCommand() *cobra.Command {
 	fl.Var(f.inputs.VarFileFlag(), "var-file", "read input variables from a .tfvars or .tfvars.json file (repeatable)")
 	fl.StringArrayVar(&f.mocks, "mocks", nil, "mock values in OpenTofu's test syntax (repeatable)")
 	fl.StringArrayVar(&f.schemas, "schema", nil, "provider schemas from tofu providers schema -json (repeatable)")
-	fl.BoolVar(&f.synthesize, "synthesize", false, "make up values for variables that have none, from their types")
+	fl.BoolVar(&f.synthesize, "synthesize", false, "make up values for variables that have none, from their types and validations, and try others when the plan fails because of them")
 	fl.BoolVar(&f.json, "json", false, "print the plan as JSON, in OpenTofu's plan format")
 	fl.BoolVar(&f.middleware.Enabled, "middleware", false, "run the middleware that the module declares, at its hook points")
 	fl.StringArrayVar(&f.middleware.Only, "middleware-only", nil, "run only this middleware (repeatable; implies --middleware)")
@@ -160,6 +163,16 @@ func (f *planFlags) runCUE(dir string, stdout, stderr io.Writer) error {
 	writeDiagnostics(stderr, diags)
 	if diags.HasErrors() {
 		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: the inputs are not valid", f.source)}
+	}
+	if f.synthesize {
+		// The inputs that verify gives the CUE side: those the HCL side
+		// chose, when the first synthesized values do not plan.
+		hopts := opts
+		hopts.Middleware = middleware.Options{}
+		hp, _ := hclengine.Plan(tree, hopts)
+		for name, v := range hp.Variables {
+			given[name] = &inputs.Input{Name: name, Value: v.Value, Source: v.Source, Synthesized: v.Synthesized}
+		}
 	}
 	vals := map[string]cty.Value{}
 	for name, in := range given {
