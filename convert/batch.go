@@ -126,7 +126,19 @@ func Dir(dir string, opts Options) *ModuleResult {
 // checkLoads loads r as CUE and returns what is wrong with it other than
 // the placeholders of the constructs not converted, whatever the inputs
 // and the provider's values (see loadOpen).
+//
+// The templates of the modules r calls are compiled with it, so that
+// their references are checked, but not evaluated (see openTemplates):
+// their errors at their variables' defaults are not the conversion's (see
+// templateErrors), and evaluating every call instance costs as much as
+// planning the tree, and more than linear time in a chain of calls that
+// each pass the previous one's outputs on (cloudposse's null-label
+// pattern). The planner evaluates the instances.
 func checkLoads(r *Result) error {
+	r, err := r.openTemplates()
+	if err != nil {
+		return fmt.Errorf("building the converted module: %w", err)
+	}
 	v, err := r.Load(nil)
 	if err != nil && v.Exists() {
 		// An error of the values at the defaults may be one of those

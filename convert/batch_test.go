@@ -140,6 +140,15 @@ func TestCheckLoads(t *testing.T) {
 			Diagnostics: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Provider function not converted"}},
 		}
 	}
+	withTemplate := func(tmpl string) *Result {
+		return &Result{
+			Package: "p", ModulePath: "tofucue.local/p", Modules: []string{"m"},
+			Files: []File{
+				{Name: "main.cue", Source: []byte("package p\n\nmodule: a: {\n\t_mod: _module[\"m\"] & {_arg: {}}\n\t_out: _mod.x\n}\n")},
+				{Name: "module_m.cue", Source: []byte("package p\n\n" + tmpl), Template: true},
+			},
+		}
+	}
 	tests := []struct {
 		name    string
 		res     *Result
@@ -175,6 +184,20 @@ func TestCheckLoads(t *testing.T) {
 			name:    "complete with a syntax error",
 			res:     &Result{Package: "p", ModulePath: "tofucue.local/p", Files: []File{{Name: "main.cue", Source: []byte("package p\n\nx: {\n")}}},
 			wantErr: "loading the converted module",
+		},
+		{
+			// A called module's template is compiled: its references
+			// must resolve.
+			name:    "template with an undefined reference",
+			res:     withTemplate("_module: m: {\n\tx: nope\n} @source(m)\n"),
+			wantErr: `reference "nope" not found`,
+		},
+		{
+			// A template is not evaluated: its errors at its defaults
+			// are not the conversion's, and the planner evaluates its
+			// instances.
+			name: "template with a conflict",
+			res:  withTemplate("_module: m: {\n\tx: 1 & 2\n} @source(m)\n"),
 		},
 		{name: "placeholder", res: partial(placeholder)},
 		{name: "placeholder used", res: partial(placeholder + "y: x\nz: \"a-\\(x)\"\n")},

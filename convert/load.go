@@ -3,6 +3,7 @@ package convert
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing/fstest"
 
@@ -69,12 +70,84 @@ func (r *Result) LoadWith(ctx *cue.Context, extra map[string][]byte) (v cue.Valu
 	return v, nil
 }
 
+// openTemplates is r with the templates of the modules it calls compiled
+// but never evaluated, and left open in their place: each template file's
+//
+//	_module: "modules/net": {...} @source("modules/net")
+//
+// becomes
+//
+//	_module: "modules/net": {...} @source("modules/net")
+//	if false {
+//		_module: "modules/net": {...} @source("modules/net")
+//	}
+//
+// with the template's declarations in the second only. CUE compiles the
+// body of a comprehension, so that its references are checked, and
+// evaluates it only when its conditions hold. Each call instance then
+// evaluates its arguments, converted to the variables' types, and none of
+// the module's declarations, and its outputs are open. r itself when it
+// calls no module.
+func (r *Result) openTemplates() (*Result, error) {
+	if !slices.ContainsFunc(r.Files, func(f File) bool { return f.Template }) {
+		return r, nil
+	}
+	open := *r
+	open.templatesOpen = true
+	open.Files = slices.Clone(r.Files)
+	for i, f := range open.Files {
+		if !f.Template {
+			continue
+		}
+		file, err := parser.ParseFile(f.Name, f.Source)
+		if err != nil {
+			return nil, err
+		}
+		var decls []ast.Decl
+		for _, d := range file.Decls {
+			decls = append(decls, d)
+			tmpl, ok := d.(*ast.Field)
+			if !ok || identName(tmpl.Label) != templateRoot {
+				continue
+			}
+			s, ok := tmpl.Value.(*ast.StructLit)
+			if !ok {
+				continue
+			}
+			stubs := &ast.StructLit{}
+			for _, e := range s.Elts {
+				if t, ok := e.(*ast.Field); ok {
+					stubs.Elts = append(stubs.Elts, &ast.Field{Label: t.Label, Value: &ast.StructLit{Elts: []ast.Decl{&ast.Ellipsis{}}}, Attrs: t.Attrs})
+				}
+			}
+			decls[len(decls)-1] = &ast.Field{Label: tmpl.Label, Value: stubs}
+			decls = append(decls, &ast.Comprehension{
+				Clauses: []ast.Clause{&ast.IfClause{Condition: ast.NewBool(false)}},
+				Value:   &ast.StructLit{Elts: []ast.Decl{tmpl}},
+			})
+		}
+		file.Decls = decls
+		b, err := format.Node(file)
+		if err != nil {
+			return nil, err
+		}
+		open.Files[i].Source = b
+	}
+	return &open, nil
+}
+
 // templateErrors reports whether every error of err is in the template of
 // a called module: at a path under _module, or at no path of the program
 // (an element of a list being built, say "0") with every position in a
 // template's file. A template is evaluated with its variables' defaults,
 // which no instance has to share; its instances have their own errors.
+//
+// In a module whose templates are open (see openTemplates), no template is
+// evaluated, and an error in one is the conversion's: it is not compiled.
 func (r *Result) templateErrors(v cue.Value, err error) bool {
+	if r.templatesOpen {
+		return false
+	}
 	templates := map[string]bool{}
 	for _, f := range r.Files {
 		if f.Template {
