@@ -223,6 +223,82 @@
 // (warnings), and the program's remaining errors (conflicts) are reported
 // at their CUE source. A condition not known yet is skipped.
 //
+// # The reference planner and its accelerators
+//
+// The planner is a plain reference planner that accelerators wrap. Each
+// accelerator is a value with its own state, nil when switched off
+// (Options.off, which only this package's tests set), and a check that
+// proves its result the reference's or hands the work back to the
+// reference. TestAccelerators plans every golden plancue and verify case
+// with every accelerator, with each switched off in turn and with all
+// off, and requires the same plans and diagnostics.
+//
+// The reference, step by step:
+//
+//  1. Inputs are unified, checked and defaulted, and the declarations
+//     found (as above).
+//  2. The program is completed, for the dependency analysis alone, with
+//     the shapes of the instances that it expands, led by the flow
+//     guard (analyzed); the graph, with the dependencies learned by
+//     earlier runs, orders the declarations, those of a cycle last.
+//  3. The plan pass starts from the program with its inputs (start).
+//     Before each declaration, the program is evaluated with every value
+//     added so far if one was added since the last evaluation; at the
+//     first declaration of a cycle, every declaration left is expanded
+//     there and their shapes added together, since no order puts each
+//     after the others; each declaration is expanded at its turn, its
+//     instances' shapes found there and added, and each instance
+//     planned, what the provider decides at plan added too.
+//  4. The plan pass is checked: every instance's configuration in the
+//     final program must be the one it was planned with. Where one is
+//     not, a dependency the analysis missed is learned and the whole
+//     plan runs again (stale.go), at most maxReplans runs. This is the
+//     reference's own: without it a module whose dependency only a
+//     comprehension waiting for a value shows plans from try's fallback
+//     (golden verify/hidden_dependency).
+//  5. The apply pass starts again from start with every instance's
+//     shape and applies by gradual rounds, data sources read again.
+//  6. Outputs, conditions and conflicts are read from each pass's final
+//     program (planned, applied).
+//
+// The accelerators, what each owns and may skip, and its check:
+//
+//   - Shape rounds (shapeRounds; expanded, byPath): the instances and
+//     shapes of every declaration that the inputs alone expand, found
+//     before the plan pass, in up to maxShapeRounds rounds for the
+//     arguments null by default; the program so completed is start and
+//     analyzed. It skips the evaluation per declaration that the
+//     reference's plan pass makes to add shapes. Check: in the completed
+//     program each declaration lists the instances it was expanded with
+//     (movedInstances); one that does not, or cannot tell, is left to
+//     the plan pass, expanded at its turn as in the reference.
+//   - Batching (batching; expanded, missed): the plan pass evaluates the
+//     values it added only before a declaration that depends on one of
+//     the declarations that added them, and expands together the
+//     declarations that wait for the same read (expandReady). It skips
+//     evaluations. Check: expandReady keeps only declarations whose
+//     instances the program with all their shapes lists alike; every
+//     instance planned from a program that lacked a value is read again
+//     at the end of the pass (missed), a changed one learning the
+//     dependency, as in step 4.
+//   - Speculation (speculation; guessed, values): the apply pass takes
+//     the reads of the plan pass as they were, and applies with markers
+//     what only copies computed strings (speculate.go). It skips the
+//     gradual rounds, one evaluation each. Check: every instance it
+//     applied has, in the final program, the configuration it was
+//     applied with; otherwise the apply pass is undone and the
+//     reference's runs from start.
+//   - Replanning (replanning; no state): a run whose plan pass is stale
+//     stops there, where the reference runs its apply pass and throws
+//     it away, and the check of step 4 reads only the instances planned
+//     before the last value was added or from a program that lacked one.
+//     Check: by construction, an instance planned after the last value
+//     was planned from the final program's values.
+//
+// The programs are each written once: start, analyzed, planned and
+// applied; the passes add values to fills and unify all of them into
+// start at each evaluation, never into the last round's program.
+//
 // # Differences from engine/hcl
 //
 //   - A module call whose module was not converted (not available: its

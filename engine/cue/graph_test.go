@@ -101,8 +101,8 @@ resource "null_resource" "m" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	g := newGraph(p.typed, p.resources)
-	tasks := flow.New(&flow.Config{FindHiddenTasks: true}, p.typed, g.task).Tasks()
+	g := newGraph(p.analyzed, p.resources)
+	tasks := flow.New(&flow.Config{FindHiddenTasks: true}, p.analyzed, g.task).Tasks()
 	if len(tasks) < 2 || !isFlowGuard(tasks[0].Path()) || !isFlowGuard(tasks[1].Path()) {
 		var paths []string
 		for _, task := range tasks[:min(3, len(tasks))] {

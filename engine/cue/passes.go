@@ -17,210 +17,52 @@ import (
 	"github.com/tofucue/tofucue/engine/plan"
 )
 
-// schemas expands every resource declaration that can be expanded from
-// the inputs alone and completes each instance with its shape (nulls,
-// empty blocks, the schema types of its computed attributes), all in one
-// unification, as the article unifies each resource with its provider
-// schema. It returns the program so completed and records the shapes by
-// path.
-//
-// A shape is first found in the program before any is added, where the
-// other instances' computed attributes are not there yet: try(x.arn,
-// var.arn) takes its fallback there, and an argument so null by default
-// would be left to the provider where OpenTofu passes x's arn; a
-// configuration that reads a null not decided yet may not even be
-// listed. While some shape is undecided, the program is completed with
-// the shapes found (see shape.addUndecidedTo), each attribute null by
-// default is looked at again there, and each configuration not listed
-// is listed again, until nothing changes, in at most maxShapeRounds
-// rounds. A module without such arguments takes one round.
-//
-// The completed program is then checked against the instances found
-// first (see movedInstances): a declaration whose instances it changes
-// loses its shape here and is expanded by the plan pass, at its turn.
-func (p *planner) schemas(v cue.Value) cue.Value {
-	p.shapes = map[string]*shape{}
-	p.expanded = map[int][]*instance{}
-	var insts []*instance
-	expand := func(base cue.Value) bool {
-		found := false
-		for _, d := range p.resources {
-			if _, done := p.expanded[d.index]; done {
-				continue
-			}
-			if ds, ok := p.expand(d, base, false); ok {
-				p.expanded[d.index] = ds
-				insts = append(insts, ds...)
-				found = true
-			}
-		}
-		return found
-	}
-	expand(v)
-	null := p.ctx.CompileString("null")
-	p.stats.shapeRounds = 1
-	for p.stats.shapeRounds < maxShapeRounds && (len(p.expanded) < len(p.resources) || slices.ContainsFunc(insts, func(in *instance) bool { return in.shape.undecided() })) {
-		var f fills
-		for _, in := range insts {
-			if !in.shape.partial {
-				in.shape.addUndecidedTo(&f)
-			}
-		}
-		base := f.apply(p.ctx, v)
-		changed := false
-		for _, in := range insts {
-			if !in.shape.partial {
-				changed = in.shape.decide(base, null) || changed
-			} else if s := shapeOf(base.LookupPath(in.path), in.block, in.path); !s.partial {
-				in.shape, changed = s, true
-			}
-		}
-		// After the shapes: a declaration expanded now has its shape
-		// found in base, where its own fills are not.
-		changed = expand(base) || changed
-		if !changed {
-			break
-		}
-		p.stats.shapeRounds++
-	}
-	for round := 1; ; round++ {
-		typed := unifyLed(p.ctx, flowGuard(v.Context()), v, shapeFills(insts, nil)) //nolint:staticcheck // the guard leads the unification, so it resolves the program's imports: it must be of v's context
-		moved := p.movedInstances(v, typed, insts)
-		if len(moved) == 0 {
-			for _, in := range insts {
-				if !in.shape.partial {
-					p.shapes[in.path.String()] = in.shape
-				}
-			}
-			return typed
-		}
-		p.stats.movedDecls += len(moved)
-		if round == maxShapeRounds {
-			// Still moving: every multi-instance declaration is
-			// expanded in the plan pass, at its turn.
-			moved = moved[:0]
-			for i := range p.expanded {
-				if p.resources[i].multi {
-					moved = append(moved, i)
-				}
-			}
-		}
-		for _, i := range moved {
-			delete(p.expanded, i)
-		}
-		insts = slices.DeleteFunc(insts, func(in *instance) bool { return slices.Contains(moved, in.d.index) })
-	}
-}
-
-// shapeFills are the fills of the shapes of insts, but for those of the
-// declarations in skip. A partial shape adds nothing: it is found again
-// when the configuration can be listed.
-func shapeFills(insts []*instance, skip []int) *fills {
-	var f fills
-	for _, in := range insts {
-		if !in.shape.partial && !slices.Contains(skip, in.d.index) {
-			in.shape.addTo(&f)
-		}
-	}
-	return &f
-}
-
-// movedInstances are the multi-instance declarations expanded before the
-// program was completed whose instances the completed program typed
-// changes: a count that reads another instance's computed attribute
-// through try (try(var.owner["id"], null) == null, where the owner's id
-// comes from a data source) takes the fallback while the attribute is
-// not there, and so makes an instance that the data source's value, once
-// read, does not. The plan pass expands them at their turn, from the
-// values of what they depend on.
-//
-// Where typed cannot tell the instances, either the declaration's own
-// fills conflict with what it now gives (a list of one filled where the
-// count is now zero), or its instances wait for a value; it is looked at
-// again in v completed without its fills. Where that cannot tell either,
-// the instances wait for a value that only the plan pass gives (a data
-// source's attribute, not known in the completed program, where the
-// program as written took try's fallback): the plan pass expands it too.
-func (p *planner) movedInstances(v, typed cue.Value, insts []*instance) []int {
-	var moved, unsure []int
-	for _, d := range p.resources {
-		ins, ok := p.expanded[d.index]
-		if !ok || !d.multi {
-			continue
-		}
-		switch ls, ok := instancesIn(d, typed.LookupPath(d.path)); {
-		case !ok:
-			unsure = append(unsure, d.index)
-		case !sameInstances(ls, ins):
-			moved = append(moved, d.index)
-		}
-	}
-	if len(unsure) == 0 {
-		return moved
-	}
-	bare := shapeFills(insts, unsure).apply(p.ctx, v)
-	for _, i := range unsure {
-		d := p.resources[i]
-		if ls, ok := instancesIn(d, bare.LookupPath(d.path)); !ok || !sameInstances(ls, p.expanded[i]) {
-			moved = append(moved, i)
-		}
-	}
-	return moved
-}
-
-// sameInstances tells whether ls lists the instances ins, at the same
-// paths.
-func sameInstances(ls []listed, ins []*instance) bool {
-	return slices.EqualFunc(ls, ins, func(l listed, in *instance) bool { return l.path.String() == in.path.String() })
-}
-
-// maxShapeRounds bounds the rounds of planner.schemas.
-const maxShapeRounds = 4
-
 // planPass plans every instance, declaration by declaration in
 // dependency order. A data source read now, and a managed resource whose
 // mocks give computed values at plan time, has its values unified into
-// the program before a declaration that depends on it is evaluated (with
-// every value added so far, into the program as it was before the pass,
-// as gradual does); so is the shape of an instance that only the plan
-// pass could expand. Nothing else changes the program: a module without
-// data sources is evaluated once, and a declaration that depends on none
-// of the values added since the last evaluation is planned from it. The
-// dependencies that the analysis missed are found afterwards (see
-// stale.go), among them those on values added but not evaluated yet
-// (p.missed).
+// the program before the next declaration is evaluated (with every value
+// added so far, into the program the pass started from, as gradual
+// does); so is the shape of an instance that the shape rounds did not
+// find, which is every instance without them. Batching evaluates them
+// only before a declaration that depends on one. The dependencies that
+// the analysis missed are found afterwards (see stale.go), among them
+// those on values that batching had not evaluated yet.
 func (p *planner) planPass() {
 	p.planFilled = make([]bool, len(p.resources))
-	p.missed = map[int][]int{}
 	p.stats.planEvals = 0
-	cur := p.typed
+	cur := p.start
 	var f fills
 	applied := 0
 	// pending are the declarations that added values cur lacks.
 	var pending []int
 	for pos, i := range p.order {
 		d := p.resources[i]
+		if pos == p.cyclic && slices.ContainsFunc(p.order[pos:], func(i int) bool { _, done := p.expandedBefore(i); return !done }) {
+			cur, applied, pending = p.expandCycle(cur, pos, &f), f.n, nil
+		}
 		// The instances found before the engine added anything stay
 		// the instances: a field the engine adds never makes one.
-		insts, expanded := p.expanded[d.index]
-		// A declaration that schemas could not expand has its
-		// instances and their shapes found here, in a program that
-		// must hold every value added so far: a shape found where a
-		// reference the analysis missed is not there yet takes an
-		// argument for one the provider decides.
+		insts, expanded := p.expandedBefore(d.index)
+		// A declaration expanded by neither the shape rounds nor
+		// batching has its instances and their shapes found here, in
+		// a program that must hold every value added so far: a shape
+		// found where a reference the analysis missed is not there yet
+		// takes an argument for one the provider decides.
 		partial := !expanded || slices.ContainsFunc(insts, func(in *instance) bool { return in.shape.partial })
-		if len(pending) > 0 && (partial || slices.ContainsFunc(pending, func(on int) bool { return p.dependsOn(d.index, on) })) {
-			cur, applied, pending = f.unifyInto(p.ctx, p.typed), f.n, nil
+		if len(pending) > 0 && (p.batch == nil || partial || slices.ContainsFunc(pending, func(on int) bool { return p.dependsOn(d.index, on) })) {
+			cur, applied, pending = f.unifyInto(p.ctx, p.start), f.n, nil
 			p.stats.planEvals++
-			if partial {
-				if next, ok := p.expandReady(cur, pos, &f); ok {
+			if partial && p.batch != nil {
+				if next, ok := p.batch.expandReady(p, cur, pos, &f); ok {
 					cur, applied = next, f.n
-					insts, expanded = p.expanded[d.index]
+					insts, expanded = p.expandedBefore(d.index)
 				}
 			}
 		}
-		if len(pending) > 0 {
-			p.missed[d.index] = slices.Clone(pending)
+		// Only batching leaves values pending here.
+		missed := len(pending) > 0
+		if missed {
+			p.batch.miss(d.index, pending)
 		}
 		ok := expanded
 		if !expanded {
@@ -241,7 +83,7 @@ func (p *planner) planPass() {
 			}
 			before := f.n
 			p.planInstance(in, cur, &f)
-			if p.missed[d.index] != nil {
+			if missed {
 				// Planned from a program that lacks values added
 				// before it: checked at the end of the pass.
 				in.planFills = -1
@@ -255,7 +97,7 @@ func (p *planner) planPass() {
 		}
 	}
 	if f.n > applied {
-		cur = f.unifyInto(p.ctx, p.typed)
+		cur = f.unifyInto(p.ctx, p.start)
 		p.stats.planEvals++
 	}
 	p.planned = cur
@@ -264,71 +106,45 @@ func (p *planner) planPass() {
 	p.conflicts(cur)
 }
 
-// expandReady expands, in cur, the declaration at position pos of the
-// plan order, which schemas could not expand, together with every later
-// one that schemas could not expand either and whose dependencies are all
-// planned, and adds their shapes to f. Each of them would otherwise be
-// expanded at its turn in a program holding the shapes of those before
-// it, one evaluation each (terraform-aws-vpc's complete example: the
-// subnets of six kinds, each waiting for the zones read, then their route
-// tables and associations); none of them depends on another, so none has
-// a reference to another's shape to miss. The shapes are checked as
-// schemas checks them, in cur with all of them: a declaration whose
-// instances change once all are added is left to its turn. When it
-// expanded any it returns the program with f's values and reports true:
-// the one the check evaluated when it kept them all. It does nothing
-// where fewer than two can be expanded.
-func (p *planner) expandReady(cur cue.Value, pos int, f *fills) (cue.Value, bool) {
-	planned := make([]bool, len(p.resources))
-	for _, i := range p.order[:pos] {
-		planned[i] = true
+// expandCycle expands, at the first declaration of a cycle (position pos
+// of the plan order), every declaration left that is not expanded yet,
+// in cur with every value added so far, and adds their shapes to f: the
+// declarations of a cycle are planned with what is known, as engine/hcl
+// plans them, and what is known of each includes the others' shapes (an
+// id of the other that is a string not known yet), which no order can
+// put before all of them. It returns the program with f's values.
+func (p *planner) expandCycle(cur cue.Value, pos int, f *fills) cue.Value {
+	evaluate := func() {
+		cur = f.unifyInto(p.ctx, p.start)
+		p.stats.planEvals++
 	}
-	var decls []int
-	var insts []*instance
-	byDecl := map[int][]*instance{}
-	for n, i := range p.order[pos:] {
-		if _, done := p.expanded[i]; done {
-			continue
-		}
-		if n > 0 && slices.ContainsFunc(p.deps[i], func(on int) bool { return !planned[on] }) {
+	if f.n > 0 {
+		evaluate()
+	}
+	added := f.n
+	for _, i := range p.order[pos:] {
+		if _, done := p.expandedBefore(i); done {
 			continue
 		}
 		ins, ok := p.expand(p.resources[i], cur, false)
 		if !ok || slices.ContainsFunc(ins, func(in *instance) bool { return in.shape.partial }) {
 			continue
 		}
-		decls = append(decls, i)
-		insts = append(insts, ins...)
-		byDecl[i] = ins
-	}
-	if len(decls) < 2 {
-		return cue.Value{}, false
-	}
-	typed := shapeFills(insts, nil).apply(p.ctx, cur)
-	p.stats.planEvals++
-	kept := 0
-	for _, i := range decls {
-		d, ins := p.resources[i], byDecl[i]
-		if d.multi {
-			if ls, ok := instancesIn(d, typed.LookupPath(d.path)); !ok || !sameInstances(ls, ins) {
-				continue
+		if p.cycleExpanded == nil {
+			p.cycleExpanded = map[int][]*instance{}
+		}
+		p.cycleExpanded[i] = ins
+		for _, in := range ins {
+			if !p.inStart(in.path) {
+				in.shape.addTo(f)
+				in.shapeAdded = true
 			}
 		}
-		p.expanded[i] = ins
-		for _, in := range ins {
-			in.shape.addTo(f)
-			in.shapeAdded = true
-		}
-		kept++
 	}
-	switch kept {
-	case 0:
-		return cue.Value{}, false
-	case len(decls):
-		return typed, true
+	if f.n > added {
+		evaluate()
 	}
-	p.stats.planEvals++
-	return f.unifyInto(p.ctx, p.typed), true
+	return cur
 }
 
 // planInstance plans one instance as engine/hcl does: the configuration
@@ -376,7 +192,7 @@ func (p *planner) planInstance(in *instance, cur cue.Value, f *fills) {
 		}
 		p.result.Instances = append(p.result.Instances, in.rec)
 	}
-	if _, typed := p.shapes[in.path.String()]; !typed && !in.shapeAdded {
+	if !p.inStart(in.path) && !in.shapeAdded {
 		in.shape.addTo(f)
 	}
 	for _, c := range in.shape.computed {
@@ -418,34 +234,29 @@ func (p *planner) request(in *instance, cfg cty.Value) mock.Request {
 // a configuration that is still unknown. When there is no candidate at
 // all, the remaining instances wait on each other: each is reported.
 //
-// The program starts as the typed one with the shapes of the instances
-// that schemas did not type (found in the plan pass); speculation
-// evaluates it with its first markers, and the start alone is evaluated
-// only where speculation has nothing to do or guessed wrong.
+// The program starts as the plan pass's start with the shapes of the
+// instances that the shape rounds did not find; speculation evaluates it
+// with its first markers, and the start alone is evaluated only where
+// speculation is off, has nothing to do or guessed wrong.
 func (p *planner) applyPass() {
 	var shapes fills
 	for _, in := range p.instances {
-		if _, typed := p.shapes[in.path.String()]; !typed {
+		if !p.inStart(in.path) {
 			in.shape.addTo(&shapes)
 		}
 	}
-	cur := p.gradual(p.speculate(&shapes))
-	if p.verify(cur) {
-		p.finish(cur)
-		return
-	}
-	start := p.applyEval(p.typed, &shapes)
-	// The speculation guessed wrong somewhere: apply again without it.
-	p.stats.fellBack = true
-	for _, in := range p.instances {
-		in.applied = false
-		in.speculative = cty.NilVal
-		in.appliedValue = cty.NilVal
-		if in.rec != nil {
-			in.rec.Applied = cty.NilVal
+	if p.spec != nil {
+		cur := p.gradual(p.spec.run(p, &shapes))
+		if p.spec.check(p, cur) {
+			p.finish(cur)
+			return
 		}
+		// The speculation guessed wrong somewhere: apply again without
+		// it.
+		p.stats.fellBack = true
+		p.spec.undo(p)
 	}
-	p.finish(p.gradual(start))
+	p.finish(p.gradual(p.applyEval(p.start, &shapes)))
 }
 
 // applyEval is unifyAll for the apply pass, which counts the
@@ -456,30 +267,6 @@ func (p *planner) applyEval(v cue.Value, fs ...*fills) cue.Value {
 	}
 	p.stats.applyEvals++
 	return unifyAll(p.ctx, v, fs...)
-}
-
-// carryReads gives the apply pass the data sources read while planning.
-// Their configuration was wholly known then, so it is the same at apply
-// and so is what the provider reads: each is applied with the value it
-// was planned with, its values added to f before anything else is
-// applied, so that a declaration whose count waits for one of them (the
-// zones' names) can be listed in the speculation's first program. As a
-// speculated instance, each is checked against the final program. The
-// program planned is where their values were added while planning, so
-// it decides again which of them the program takes (fillComputed).
-func (p *planner) carryReads(f *fills) {
-	for _, in := range p.instances {
-		if in.d.mode != config.DataMode || in.rec == nil || in.rec.Action != plan.NoOp {
-			continue
-		}
-		val, _ := in.rec.Planned.UnmarkDeep()
-		in.applied = true
-		in.appliedValue = val
-		in.rec.Applied = in.rec.Planned
-		in.speculative = in.plannedCfg
-		p.stats.carried++
-		p.fillApplied(p.planned, in, in.plannedCfg, val, f)
-	}
 }
 
 // finish records the applied program's outputs and checks its
@@ -863,9 +650,11 @@ func instancesKind(v cue.Value) cue.Kind {
 // added its own fields.
 func (p *planner) newInstance(d *decl, key cty.Value, path cue.Path, cfg cue.Value, block *mock.Block) *instance {
 	in := &instance{d: d, key: key, path: path, addr: d.addr() + plan.KeyString(key), block: block}
-	if s, ok := p.shapes[path.String()]; ok {
-		in.shape = s
-		return in
+	if p.shapes != nil {
+		if s, ok := p.shapes.byPath[path.String()]; ok {
+			in.shape = s
+			return in
+		}
 	}
 	in.shape = shapeOf(cfg, block, path)
 	return in

@@ -32,6 +32,9 @@ type Options struct {
 	// ModuleDir is the HCL module's directory: path.cwd is its absolute
 	// path, as on the HCL side. Empty leaves the CUE default.
 	ModuleDir string
+	// off switches accelerators off, for the tests that compare each
+	// with the reference planner; the zero value has them all.
+	off accel
 }
 
 // Plan loads the converted module in dir (a directory written by
@@ -61,12 +64,13 @@ func PlanValue(v cue.Value, opts Options) (*plan.Plan, hcl.Diagnostics) {
 	return p.result, diags
 }
 
-// planValue plans v, and plans it again while the checks of the passes
-// learn dependencies that the graph missed (see stale.go).
+// planValue plans v, and plans it again while the check of the plan pass
+// learns dependencies that the graph missed (see stale.go), at most
+// maxReplans times in all.
 func planValue(v cue.Value, opts Options) (*planner, hcl.Diagnostics) {
 	known := learned{}
 	for run := 1; ; run++ {
-		p, diags := planOnce(v, opts, known, run < maxReplans)
+		p, diags := planOnce(v, opts, known, run >= maxReplans)
 		if len(p.learned) == 0 || run >= maxReplans {
 			p.stats.replans = run - 1
 			return p, diags
@@ -77,20 +81,21 @@ func planValue(v cue.Value, opts Options) (*planner, hcl.Diagnostics) {
 	}
 }
 
-// planOnce plans v once, with the dependencies learned by earlier runs.
-// With mayReplan, it stops as soon as a pass learns one.
-func planOnce(v cue.Value, opts Options, known learned, mayReplan bool) (res *planner, diags hcl.Diagnostics) {
+// planOnce plans v once, with the dependencies learned by earlier runs;
+// lastRun says that no run comes after it.
+func planOnce(v cue.Value, opts Options, known learned, lastRun bool) (res *planner, diags hcl.Diagnostics) {
 	p := &planner{
-		ctx:       cuecontext.New(),
-		opts:      opts,
-		provider:  opts.Provider,
-		result:    &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}},
-		byAddr:    map[string]*instance{},
-		known:     known,
-		learned:   learned{},
-		mayReplan: mayReplan,
-		pkg:       programPackage(v),
+		ctx:      cuecontext.New(),
+		opts:     opts,
+		provider: opts.Provider,
+		result:   &plan.Plan{Variables: map[string]*plan.Variable{}, Outputs: map[string]*plan.Output{}},
+		byAddr:   map[string]*instance{},
+		known:    known,
+		learned:  learned{},
+		lastRun:  lastRun,
+		pkg:      programPackage(v),
 	}
+	p.accelerate(opts.off)
 	defer func() {
 		// Bad input must never crash the caller: a panic of the CUE
 		// evaluator or of ours is an error of the plan.
@@ -112,7 +117,9 @@ func planOnce(v cue.Value, opts Options, known learned, mayReplan bool) (res *pl
 	return p, p.diags
 }
 
-// planner holds one plan's state.
+// planner holds one plan's state: the reference planner's (the program
+// and what was found in it, the instances and the plan) and, apart, each
+// accelerator's, nil where Options switched it off (see accel.go).
 type planner struct {
 	ctx      *cue.Context
 	opts     Options
@@ -137,8 +144,14 @@ type planner struct {
 	checks    []*decl
 	// deps maps a resource declaration to those it depends on.
 	deps map[int][]int
-	// order is the resource declarations in dependency order.
-	order []int
+	// order is the resource declarations in dependency order; from
+	// cyclic on, those of a cycle and those that depend on one.
+	order  []int
+	cyclic int
+	// cycleExpanded holds the instances of the declarations from
+	// cyclic on, expanded together at the first one's turn (see
+	// expandCycle).
+	cycleExpanded map[int][]*instance
 	// requiredProviders maps provider local names to their addresses,
 	// from _terraform.required_providers.
 	requiredProviders map[string]string
@@ -146,41 +159,47 @@ type planner struct {
 	// finds them by address.
 	instances []*instance
 	byAddr    map[string]*instance
-	// shapes holds the shapes of the instances that could be expanded
-	// from the inputs alone, by path: typed is the program completed
-	// with them.
-	shapes map[string]*shape
-	typed  cue.Value
-	// expanded holds the instances of the declarations expanded from
-	// the inputs alone, by declaration index.
-	expanded map[int][]*instance
-	// planned and applied are the program at the end of each pass.
-	planned, applied cue.Value
-	stats            stats
 	// templateHolders are the top-level fields that hold the called
 	// modules' templates (@source), by selector: their errors are those
 	// of a module not instantiated, which only its instances have.
 	templateHolders map[string]bool
-	// known are the dependencies learned by earlier runs, learned those
-	// this run's checks found; with mayReplan, a run that learns one
-	// stops, to be run again.
-	known, learned learned
-	mayReplan      bool
-	// planFills is the number of values the plan pass has added to the
+
+	// The programs, each written once. start is the program both passes
+	// start from: the program with its inputs, or, with shape rounds,
+	// that program completed with the shapes they found. analyzed is the
+	// program the dependency analysis read (start's shapes and the flow
+	// guard); planned and applied are the program at the end of each
+	// pass.
+	start, analyzed, planned, applied cue.Value
+
+	// The plan pass's record, which its check reads (stale.go):
+	// planFills is the number of values the pass has added to the
 	// program (data sources read, computed attributes known at plan),
-	// planFilled the declarations that added one (or a shape), and
-	// missed, by declaration, those whose additions the program it was
-	// planned from lacked.
-	planFills  int
-	planFilled []bool
-	missed     map[int][]int
+	// planFilled the declarations that added one (or a shape). known
+	// are the dependencies learned by earlier runs, learned those this
+	// run's check found.
+	planFills      int
+	planFilled     []bool
+	known, learned learned
+	// lastRun is set in the run after which no other comes, however
+	// stale its plan pass.
+	lastRun bool
+
+	// The accelerators, each with its own state; nil where switched off.
+	shapes *shapeRounds
+	batch  *batching
+	spec   *speculation
+	replan *replanning
+
+	stats stats
 }
 
-// stats count what a plan did, for tests and benchmarks.
+// stats count what a plan did, for tests and benchmarks. They are
+// counters only: no pass reads them to decide anything.
 type stats struct {
 	// speculated is the number of instances applied by speculation,
-	// rounds the gradual rounds of the apply pass, and respeculated is
-	// set when the speculation was wrong and the apply pass ran again.
+	// rounds the gradual rounds of the apply pass, and fellBack is set
+	// when the speculation was wrong and the apply pass ran again.
 	speculated, rounds int
 	fellBack           bool
 	// carried is the number of data sources read while planning whose
@@ -188,8 +207,8 @@ type stats struct {
 	// specRounds the number of the speculation's evaluations.
 	carried, specRounds int
 	// replans is how many times the plan ran again for a dependency
-	// the graph missed; shapeRounds is how many rounds planner.schemas
-	// took, and movedDecls how many declarations it left to the plan
+	// the graph missed; shapeRounds is how many rounds the shape rounds
+	// took, and movedDecls how many declarations they left to the plan
 	// pass because the completed program changed their instances.
 	replans, shapeRounds, movedDecls int
 	// planEvals is how many times the plan pass evaluated the program
@@ -214,9 +233,6 @@ type instance struct {
 	// in, then their values when they are known.
 	shape *shape
 	rec   *plan.Instance
-	// speculative holds the configuration an instance was applied with
-	// while speculating (see speculate), to be checked at the end.
-	speculative cty.Value
 	// appliedValue is the provider's value at apply.
 	appliedValue cty.Value
 	applied      bool
@@ -227,8 +243,8 @@ type instance struct {
 	// values added before it.
 	plannedCfg cty.Value
 	planFills  int
-	// shapeAdded is set where the plan pass added the shape before the
-	// instance's turn (see expandReady).
+	// shapeAdded is set where batching added the shape to the plan
+	// pass's values before the instance's turn (see expandReady).
 	shapeAdded bool
 }
 
@@ -279,12 +295,21 @@ func (p *planner) run(v cue.Value) {
 		return
 	}
 	// The dependencies are found in the program completed with the
-	// schemas: a computed attribute the configuration leaves null is
+	// shapes: a computed attribute the configuration leaves null is
 	// null there only until it has its type, and a null in an
 	// interpolation is an error that hides every dependency of the
-	// declarations that reach it (see dependencies).
-	p.typed = p.schemas(v)
-	p.deps = dependencies(p.typed, p.resources)
+	// declarations that reach it (see dependencies). The shape rounds
+	// find the shapes the plan passes start from; without them the
+	// reference plans from the program with its inputs and completes
+	// one copy of it for the analysis alone.
+	p.start = v
+	if p.shapes != nil {
+		p.start = p.shapes.run(p, v)
+		p.analyzed = p.start
+	} else {
+		p.analyzed = p.typedForAnalysis(v)
+	}
+	p.deps = dependencies(p.analyzed, p.resources)
 	if !acyclic(p.deps, len(p.resources)) {
 		// The analysis of the completed program can find more than the
 		// references (terraform-aws-s3-bucket's directory-bucket
@@ -292,14 +317,14 @@ func (p *planner) run(v cue.Value) {
 		// where it finds a cycle that the program as written has not,
 		// the latter's graph orders the plan (analyzed with the flow
 		// guard first, at the cost of one more evaluation).
-		if alt := dependencies(flowGuard(v.Context()).Unify(v), p.resources); acyclic(alt, len(p.resources)) { //nolint:staticcheck // as in schemas
+		if alt := dependencies(flowGuard(v.Context()).Unify(v), p.resources); acyclic(alt, len(p.resources)) { //nolint:staticcheck // as in shapeRounds.run
 			p.deps = alt
 		}
 	}
 	p.addLearned(p.known)
 	p.sortDecls()
 	p.planPass()
-	if p.stalePlanned(p.planned) && p.mayReplan {
+	if p.stalePlanned(p.planned) && p.replan.stops(p) {
 		return
 	}
 	if p.diags.HasErrors() {
@@ -317,6 +342,7 @@ func (p *planner) sortDecls() {
 	n := len(p.resources)
 	var indeg []int
 	p.order, indeg = topoOrder(p.deps, n)
+	p.cyclic = len(p.order)
 	if len(p.order) == n {
 		return
 	}
@@ -421,7 +447,19 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 	}
 	var f fills
 	for _, d := range defaults {
-		f.addValue(d.path, d.val)
+		// As syntax, a default goes into the one struct that fills
+		// compiles: as values, each would be unified with the others
+		// first, and CUE v0.17.1 checks the closedness of every one
+		// again at each step (terraform-aws-vpc's root: three quarters
+		// of its plan's time, in adt's containsDefIDRec).
+		// The syntax keeps the nulls by default inside a default (not
+		// cue.Final); one that does not build on its own (a reference
+		// left in it) goes in as the value.
+		if x, ok := d.val.Syntax().(ast.Expr); ok && p.ctx.BuildExpr(x).Err() == nil {
+			f.add(d.path, x)
+		} else {
+			f.addValue(d.path, d.val)
+		}
 	}
 	v = f.apply(p.ctx, v)
 	for _, d := range decls {

@@ -170,7 +170,7 @@ func (s *shape) addTo(f *fills) {
 	}
 }
 
-// addUndecidedTo adds the shape's fills to f as planner.schemas looks
+// addUndecidedTo adds the shape's fills to f as the shape rounds look
 // at them again: the type of an attribute null by default is that type
 // or null, neither by default (*(string & !=null) | null, unified with
 // the configuration's *null | string). A reference to it sees a value
@@ -269,3 +269,178 @@ func at(v cty.Value, path cty.Path) cty.Value {
 func join(path cue.Path, sels ...cue.Selector) cue.Path {
 	return cue.MakePath(append(slices.Clone(path.Selectors()), sels...)...)
 }
+
+// shapeRounds is the accelerator that expands, before the plan pass,
+// every resource declaration that can be expanded from the inputs alone
+// and completes each of their instances with its shape, so that the plan
+// pass starts from a program that holds them all where the reference
+// adds each declaration's shapes at its turn, one evaluation each. Its
+// check is movedInstances: a declaration whose instances the completed
+// program changes is left to the plan pass, as in the reference.
+type shapeRounds struct {
+	// expanded holds the instances of the declarations expanded from
+	// the inputs alone, by declaration index, and byPath their shapes,
+	// by instance path: the program run returns holds these.
+	expanded map[int][]*instance
+	byPath   map[string]*shape
+}
+
+// run expands every resource declaration that can be expanded from
+// the inputs alone and completes each instance with its shape (nulls,
+// empty blocks, the schema types of its computed attributes), all in one
+// unification, as the article unifies each resource with its provider
+// schema. It returns the program so completed and records the shapes by
+// path.
+//
+// A shape is first found in the program before any is added, where the
+// other instances' computed attributes are not there yet: try(x.arn,
+// var.arn) takes its fallback there, and an argument so null by default
+// would be left to the provider where OpenTofu passes x's arn; a
+// configuration that reads a null not decided yet may not even be
+// listed. While some shape is undecided, the program is completed with
+// the shapes found (see shape.addUndecidedTo), each attribute null by
+// default is looked at again there, and each configuration not listed
+// is listed again, until nothing changes, in at most maxShapeRounds
+// rounds. A module without such arguments takes one round.
+//
+// The completed program is then checked against the instances found
+// first (see movedInstances): a declaration whose instances it changes
+// loses its shape here and is expanded by the plan pass, at its turn.
+func (s *shapeRounds) run(p *planner, v cue.Value) cue.Value {
+	s.byPath = map[string]*shape{}
+	s.expanded = map[int][]*instance{}
+	var insts []*instance
+	expand := func(base cue.Value) bool {
+		found := false
+		for _, d := range p.resources {
+			if _, done := s.expanded[d.index]; done {
+				continue
+			}
+			if ds, ok := p.expand(d, base, false); ok {
+				s.expanded[d.index] = ds
+				insts = append(insts, ds...)
+				found = true
+			}
+		}
+		return found
+	}
+	expand(v)
+	null := p.ctx.CompileString("null")
+	p.stats.shapeRounds = 1
+	for p.stats.shapeRounds < maxShapeRounds && (len(s.expanded) < len(p.resources) || slices.ContainsFunc(insts, func(in *instance) bool { return in.shape.undecided() })) {
+		var f fills
+		for _, in := range insts {
+			if !in.shape.partial {
+				in.shape.addUndecidedTo(&f)
+			}
+		}
+		base := f.apply(p.ctx, v)
+		changed := false
+		for _, in := range insts {
+			if !in.shape.partial {
+				changed = in.shape.decide(base, null) || changed
+			} else if s := shapeOf(base.LookupPath(in.path), in.block, in.path); !s.partial {
+				in.shape, changed = s, true
+			}
+		}
+		// After the shapes: a declaration expanded now has its shape
+		// found in base, where its own fills are not.
+		changed = expand(base) || changed
+		if !changed {
+			break
+		}
+		p.stats.shapeRounds++
+	}
+	for round := 1; ; round++ {
+		typed := unifyLed(p.ctx, flowGuard(v.Context()), v, shapeFills(insts, nil)) //nolint:staticcheck // the guard leads the unification, so it resolves the program's imports: it must be of v's context
+		moved := s.movedInstances(p, v, typed, insts)
+		if len(moved) == 0 {
+			for _, in := range insts {
+				if !in.shape.partial {
+					s.byPath[in.path.String()] = in.shape
+				}
+			}
+			return typed
+		}
+		p.stats.movedDecls += len(moved)
+		if round == maxShapeRounds {
+			// Still moving: every multi-instance declaration is
+			// expanded in the plan pass, at its turn.
+			moved = moved[:0]
+			for i := range s.expanded {
+				if p.resources[i].multi {
+					moved = append(moved, i)
+				}
+			}
+		}
+		for _, i := range moved {
+			delete(s.expanded, i)
+		}
+		insts = slices.DeleteFunc(insts, func(in *instance) bool { return slices.Contains(moved, in.d.index) })
+	}
+}
+
+// shapeFills are the fills of the shapes of insts, but for those of the
+// declarations in skip. A partial shape adds nothing: it is found again
+// when the configuration can be listed.
+func shapeFills(insts []*instance, skip []int) *fills {
+	var f fills
+	for _, in := range insts {
+		if !in.shape.partial && !slices.Contains(skip, in.d.index) {
+			in.shape.addTo(&f)
+		}
+	}
+	return &f
+}
+
+// movedInstances are the multi-instance declarations expanded before the
+// program was completed whose instances the completed program typed
+// changes: a count that reads another instance's computed attribute
+// through try (try(var.owner["id"], null) == null, where the owner's id
+// comes from a data source) takes the fallback while the attribute is
+// not there, and so makes an instance that the data source's value, once
+// read, does not. The plan pass expands them at their turn, from the
+// values of what they depend on.
+//
+// Where typed cannot tell the instances, either the declaration's own
+// fills conflict with what it now gives (a list of one filled where the
+// count is now zero), or its instances wait for a value; it is looked at
+// again in v completed without its fills. Where that cannot tell either,
+// the instances wait for a value that only the plan pass gives (a data
+// source's attribute, not known in the completed program, where the
+// program as written took try's fallback): the plan pass expands it too.
+func (s *shapeRounds) movedInstances(p *planner, v, typed cue.Value, insts []*instance) []int {
+	var moved, unsure []int
+	for _, d := range p.resources {
+		ins, ok := s.expanded[d.index]
+		if !ok || !d.multi {
+			continue
+		}
+		switch ls, ok := instancesIn(d, typed.LookupPath(d.path)); {
+		case !ok:
+			unsure = append(unsure, d.index)
+		case !sameInstances(ls, ins):
+			moved = append(moved, d.index)
+		}
+	}
+	if len(unsure) == 0 {
+		return moved
+	}
+	bare := shapeFills(insts, unsure).apply(p.ctx, v)
+	for _, i := range unsure {
+		d := p.resources[i]
+		if ls, ok := instancesIn(d, bare.LookupPath(d.path)); !ok || !sameInstances(ls, s.expanded[i]) {
+			moved = append(moved, i)
+		}
+	}
+	return moved
+}
+
+// sameInstances tells whether ls lists the instances ins, at the same
+// paths.
+func sameInstances(ls []listed, ins []*instance) bool {
+	return slices.EqualFunc(ls, ins, func(l listed, in *instance) bool { return l.path.String() == in.path.String() })
+}
+
+// maxShapeRounds bounds the rounds of shapeRounds.run.
+const maxShapeRounds = 4

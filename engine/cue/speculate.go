@@ -8,6 +8,9 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/engine/plan"
 )
 
 // Gradual evaluation applies a chain of n resources, each referring to
@@ -42,17 +45,28 @@ import (
 // length, a comparison) gives something that substitution does not
 // repair. So the guess is checked: once every instance is applied, the
 // final program must give every speculated instance exactly the
-// configuration it was applied with (verify). When one differs, the
+// configuration it was applied with (check). When one differs, the
 // apply pass starts again from the beginning without speculation, so
 // that the result is always that of gradual evaluation.
 //
-// The program is the typed one with shapes, the types of the instances
-// that schemas did not type; the result is that program with the values
-// applied.
-func (p *planner) speculate(shapes *fills) cue.Value {
+// The program is the plan pass's start with shapes, those of the
+// instances that the shape rounds did not find; the result is that
+// program with the values applied.
+type speculation struct {
+	// guessed holds, by instance, the configuration each instance
+	// speculation applied (or carried) was applied with, for check.
+	guessed map[*instance]cty.Value
+	// values are the applied values of the markers, by marker, for all
+	// rounds.
+	values map[string]string
+}
+
+// run carries the reads and speculates, round after round, as above, and
+// returns the program with their values, for the gradual rounds.
+func (s *speculation) run(p *planner, shapes *fills) cue.Value {
 	var f fills
-	p.carryReads(&f)
-	values := map[string]string{}
+	s.carryReads(p, &f)
+	s.values = map[string]string{}
 	for {
 		var marks fills
 		for i, in := range p.instances {
@@ -69,24 +83,24 @@ func (p *planner) speculate(shapes *fills) cue.Value {
 			// Nothing to speculate on.
 			break
 		}
-		spec := p.applyEval(p.typed, shapes, &f, &marks)
+		spec := p.applyEval(p.start, shapes, &f, &marks)
 		p.stats.specRounds++
-		if p.speculateRound(spec, &f, values) == 0 {
+		if s.round(p, spec, &f) == 0 {
 			break
 		}
 	}
-	return p.applyEval(p.typed, shapes, &f)
+	return p.applyEval(p.start, shapes, &f)
 }
 
-// speculateRound applies the instances whose configuration in spec, the
+// round applies the instances whose configuration in spec, the
 // program with markers, is concrete but for them, in the order of the
 // markers, adding their values to f; it returns how many it applied.
-// values holds the applied values of the markers, for all rounds. spec
+// s.values holds the applied values of the markers, for all rounds. spec
 // is also the program that decides which of the provider's values the
 // program takes (fillComputed): markers stand only for attributes that
 // are not null by default, and fillComputed looks only at those that
 // are.
-func (p *planner) speculateRound(spec cue.Value, f *fills, values map[string]string) int {
+func (s *speculation) round(p *planner, spec cue.Value, f *fills) int {
 	n := len(p.instances)
 	cfgs := make([]cty.Value, n)
 	deps := make([][]int, n)
@@ -146,12 +160,12 @@ func (p *planner) speculateRound(spec cue.Value, f *fills, values map[string]str
 		i := ready[0]
 		ready = ready[1:]
 		in := p.instances[i]
-		cfg, good := substitute(cfgs[i], values)
+		cfg, good := substitute(cfgs[i], s.values)
 		if !good {
 			continue
 		}
 		p.applyInstance(spec, in, cfg, f)
-		in.speculative = cfg
+		s.guess(in, cfg)
 		p.stats.speculated++
 		applied++
 		if in.appliedValue == cty.NilVal {
@@ -164,14 +178,14 @@ func (p *planner) speculateRound(spec cue.Value, f *fills, values map[string]str
 				ready = append(ready, u)
 			}
 		}
-		p.recordMarkers(i, in, values)
+		s.recordMarkers(i, in)
 	}
 	return applied
 }
 
 // recordMarkers keeps the applied values of an instance's computed string
 // attributes, by their markers, for the instances that use them.
-func (p *planner) recordMarkers(i int, in *instance, values map[string]string) {
+func (s *speculation) recordMarkers(i int, in *instance) {
 	val := in.appliedValue
 	if val == cty.NilVal {
 		return
@@ -183,25 +197,48 @@ func (p *planner) recordMarkers(i int, in *instance, values map[string]string) {
 	for j, c := range in.shape.computed {
 		av := at(val, c.at)
 		if av != cty.NilVal && av.IsKnown() && !av.IsNull() && av.Type() == cty.String {
-			values[marker(i, j)] = av.AsString()
+			s.values[marker(i, j)] = av.AsString()
 		}
 	}
 }
 
-// verify checks the speculation: in the final program, every instance
-// applied by speculation has the configuration it was applied with.
-func (p *planner) verify(final cue.Value) bool {
+// check is the speculation's check: in the final program, every
+// instance applied by speculation (or carried) has the configuration it
+// was applied with.
+func (s *speculation) check(p *planner, final cue.Value) bool {
 	for _, in := range p.instances {
-		if in.speculative == cty.NilVal {
+		guessed, ok := s.guessed[in]
+		if !ok {
 			continue
 		}
 		dec := &decoder{quiet: true}
 		cfg := dec.block(final.LookupPath(in.path), in.block, in.shape.skip, nil)
-		if dec.failed || !cfg.RawEquals(in.speculative) {
+		if dec.failed || !cfg.RawEquals(guessed) {
 			return false
 		}
 	}
 	return true
+}
+
+// guess records that in was applied, by speculation, with cfg.
+func (s *speculation) guess(in *instance, cfg cty.Value) {
+	if s.guessed == nil {
+		s.guessed = map[*instance]cty.Value{}
+	}
+	s.guessed[in] = cfg
+}
+
+// undo forgets what the apply pass did, for the reference to apply
+// again from the start.
+func (s *speculation) undo(p *planner) {
+	s.guessed, s.values = nil, nil
+	for _, in := range p.instances {
+		in.applied = false
+		in.appliedValue = cty.NilVal
+		if in.rec != nil {
+			in.rec.Applied = cty.NilVal
+		}
+	}
 }
 
 const markerPrefix = "⟦tofucue:"
@@ -320,4 +357,28 @@ func substituteValue(v cty.Value, repl func(string) string) cty.Value {
 		return cty.TupleVal(elems)
 	}
 	return v
+}
+
+// carryReads gives the apply pass the data sources read while planning.
+// Their configuration was wholly known then, so it is the same at apply
+// and so is what the provider reads: each is applied with the value it
+// was planned with, its values added to f before anything else is
+// applied, so that a declaration whose count waits for one of them (the
+// zones' names) can be listed in the speculation's first program. As a
+// speculated instance, each is checked against the final program. The
+// program planned is where their values were added while planning, so
+// it decides again which of them the program takes (fillComputed).
+func (s *speculation) carryReads(p *planner, f *fills) {
+	for _, in := range p.instances {
+		if in.d.mode != config.DataMode || in.rec == nil || in.rec.Action != plan.NoOp {
+			continue
+		}
+		val, _ := in.rec.Planned.UnmarkDeep()
+		in.applied = true
+		in.appliedValue = val
+		in.rec.Applied = in.rec.Planned
+		s.guess(in, in.plannedCfg)
+		p.stats.carried++
+		p.fillApplied(p.planned, in, in.plannedCfg, val, f)
+	}
 }

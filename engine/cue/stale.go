@@ -32,6 +32,29 @@ import (
 // a later round: its fallback is taken, as it is at plan (see convert's
 // try).
 
+// replanning is the accelerator of the plan pass's check. In the
+// reference, a run whose plan pass is stale goes on to its apply pass,
+// and the plan runs again (planValue) with what the check learned, the
+// last run's result being the plan; the check reads every instance
+// again. Replanning stops a run at its stale plan pass, since its apply
+// pass is thrown away, and reads again only the instances planned before
+// the last value was added or from a program that lacked one
+// (instance.planFills): one planned after it was planned from the final
+// program's values, so its configuration cannot have changed. Its check
+// is that argument; the test that switches it off compares the results.
+type replanning struct{}
+
+// stops tells whether a run whose plan pass is stale stops there: with
+// replanning, unless it is the last run.
+func (r *replanning) stops(p *planner) bool {
+	return r != nil && !p.lastRun
+}
+
+// skips tells whether the check need not read the instance in again.
+func (r *replanning) skips(p *planner, in *instance) bool {
+	return r != nil && in.planFills == p.planFills
+}
+
 // maxReplans bounds the runs: each one learns at least one dependency,
 // and a module has few that the analysis misses.
 const maxReplans = 4
@@ -45,8 +68,8 @@ type learned map[string][]string
 // declaration depends on those planned after it that added a value to
 // the program (data sources read, computed attributes known at plan, the
 // shapes of instances expanded by the plan pass), and on those planned
-// before it whose values the pass had not evaluated yet (p.missed). It
-// tells whether it learned anything.
+// before it whose values the pass had not evaluated yet (batching's
+// missed). It tells whether it learned anything.
 func (p *planner) stalePlanned(final cue.Value) bool {
 	pos := make([]int, len(p.resources))
 	for k, i := range p.order {
@@ -54,7 +77,7 @@ func (p *planner) stalePlanned(final cue.Value) bool {
 	}
 	found := false
 	for _, d := range p.staleDecls(final) {
-		after := slices.Clone(p.missed[d.index])
+		after := slices.Clone(p.batch.missedBy(d.index))
 		for _, i := range p.order[pos[d.index]+1:] {
 			if p.planFilled[i] {
 				after = append(after, i)
@@ -73,12 +96,13 @@ func (p *planner) stalePlanned(final cue.Value) bool {
 // pass nothing becomes known but what a data source read or a computed
 // attribute known at plan gives, so a value that became known there was
 // waiting for a declaration planned after it. An instance planned after
-// the last such value cannot have missed one and is not read again.
+// the last such value cannot have missed one: replanning does not read
+// it again.
 func (p *planner) staleDecls(final cue.Value) []*decl {
 	var out []*decl
 	seen := map[int]bool{}
 	for _, in := range p.instances {
-		if in.plannedCfg == cty.NilVal || in.planFills == p.planFills || seen[in.d.index] {
+		if in.plannedCfg == cty.NilVal || p.replan.skips(p, in) || seen[in.d.index] {
 			continue
 		}
 		dec := &decoder{quiet: true}
