@@ -104,6 +104,7 @@ type accelCase struct {
 func accelCases(t *testing.T, c *golden.Case, verify bool) []accelCase {
 	dir := c.Materialize(t)
 	var varFiles []string
+	synthesize := !verify
 	sources := config.SourceOptions{Mappings: map[string]string{}}
 	if s, ok := c.Input("args"); ok {
 		for line := range strings.Lines(s) {
@@ -117,6 +118,8 @@ func accelCases(t *testing.T, c *golden.Case, verify bool) []accelCase {
 					t.Fatal(err)
 				}
 				sources.Mappings[src] = filepath.Join(dir, to)
+			case line == "--synthesize":
+				synthesize = true
 			case line != "":
 				t.Fatalf("args: %q is not handled here", line)
 			}
@@ -164,7 +167,7 @@ func accelCases(t *testing.T, c *golden.Case, verify bool) []accelCase {
 		}
 	}
 	for _, files := range sets {
-		src := inputs.Sources{AutoFiles: true, Synthesize: !verify, VarFiles: files}
+		src := inputs.Sources{AutoFiles: true, Synthesize: synthesize, VarFiles: files}
 		hp, diags := hclengine.Plan(tree, hclengine.Options{Inputs: src, Schemas: schemas})
 		if verify && diags.HasErrors() {
 			// verify plans no CUE side for this case either.
@@ -172,7 +175,7 @@ func accelCases(t *testing.T, c *golden.Case, verify bool) []accelCase {
 		}
 		in := map[string]cty.Value{}
 		for name, variable := range hp.Variables {
-			if !verify || variable.Source != "default" {
+			if !verify || variable.Source != "default" || variable.Synthesized {
 				in[name] = variable.Value
 			}
 		}
