@@ -48,7 +48,7 @@ func TestCorpus(t *testing.T) {
 			t.Logf("%s %s (%.1fs): %s", kind, rel, time.Since(start).Seconds(), why)
 		}
 	}
-	sources := corpus.Sources(t)
+	sources := config.NewSources(config.SourceOptions{Mappings: corpus.Mappings(t)})
 	for _, dir := range corpus.ModuleDirs(t) {
 		if dir.NotModule != "" || corpus.Templates[dir.Rel] != "" {
 			continue

@@ -6,22 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/tofucue/tofucue/config"
 )
 
-// Sources finds the modules of calls as a user who keeps the corpus's
+// Mappings map module sources as a user who keeps the corpus's
 // repositories side by side would, with --module-source: each
 // repository's registry address (terraform-aws-modules/vpc/aws for
 // terraform-aws-modules/terraform-aws-vpc, by the registry's naming
-// rule, terraform-PROVIDER-NAME) maps to its folder. Calls of modules the
-// corpus does not hold stay not available.
-func Sources(tb testing.TB) *config.Sources {
-	tb.Helper()
-	return config.NewSources(config.SourceOptions{Mappings: Mappings(tb)})
-}
-
-// Mappings are Sources's mappings, from the corpus's MANIFEST.tsv.
+// rule, terraform-PROVIDER-NAME) maps to its folder, from the corpus's
+// MANIFEST.tsv. Calls of modules the corpus does not hold stay not
+// available. (config.SourceOptions takes them; config's own tests use
+// this package, which therefore does not import config.)
 func Mappings(tb testing.TB) map[string]string {
 	tb.Helper()
 	root := Shared(tb, "corpus")
