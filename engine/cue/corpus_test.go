@@ -28,7 +28,7 @@ import (
 // frequency (one example each; TOFUCUE_CORPUS_ALL=1 logs every module):
 // an error is a module that does not load, does not convert in full, or
 // does not plan on one side. Calls of registry modules that the corpus
-// holds read them from it (corpus.Sources); others plan with unknown
+// holds read them from it (corpus.Mappings); others plan with unknown
 // outputs. TOFUCUE_CORPUS_ONLY=TEXT plans only the modules whose path
 // contains TEXT, TOFUCUE_CORPUS_SKIP=TEXT all but those. The CUE planner
 // must never panic.

@@ -29,7 +29,7 @@ type corpusModule struct {
 // plannableCorpus loads every corpus module directory and sorts them into
 // those that can be planned and those that cannot (not modules, load
 // errors), with the reason. Registry modules the corpus holds are read
-// from it (corpus.Sources).
+// from it (corpus.Mappings).
 func plannableCorpus(tb testing.TB) (mods []corpusModule, skipped map[string]int) {
 	skipped = map[string]int{}
 	sources := config.NewSources(config.SourceOptions{Mappings: corpus.Mappings(tb)})
