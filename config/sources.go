@@ -70,7 +70,7 @@ func ParseSourceMapping(arg string) (source, dir string, err error) {
 		return "", "", fmt.Errorf("--module-source %q: %s is a local path, which is always read from the calling module's directory", arg, source)
 	}
 	if _, err := ParseModuleSource(source, false); err != nil {
-		return "", "", fmt.Errorf("--module-source %q: %v", arg, err)
+		return "", "", fmt.Errorf("--module-source %q: %w", arg, err)
 	}
 	return source, dir, nil
 }
@@ -371,7 +371,7 @@ func readManifest(path string) (*manifest, error) {
 	}
 	dec := json.NewDecoder(f)
 	if err := dec.Decode(&file); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	m := &manifest{records: map[string]*manifestRecord{}}
 	for i := range file.Modules {

@@ -96,7 +96,7 @@ module "local" {
 		".terraform/modules/vpc.label/out.tf": `output "id" { value = "x" }`,
 		"vendor/other/main.tf":                `output "x" { value = 1 }`,
 	})
-	tree, diags := LoadTree(dir, NewSources(SourceOptions{Mappings: map[string]string{"acme/other/aws": filepath.Join(dir, "vendor/other")}}))
+	tree, diags := LoadTree(dir, NewSources(SourceOptions{Mappings: map[string]string{"acme/other/aws": filepath.Join(dir, "vendor", "other")}}))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -175,7 +175,7 @@ func TestSourcesDataDir(t *testing.T) {
 		".terraform/modules/vpc/unused.tf": ``,
 	})
 	tree, _ := LoadTree(dir, NewSources(SourceOptions{DataDir: "data"}))
-	if c := tree.Child(tree.Root.ModuleCalls["vpc"]); c.Kind != FoundInstalled || c.Dir != filepath.Join(dir, "data/modules/vpc") {
+	if c := tree.Child(tree.Root.ModuleCalls["vpc"]); c.Kind != FoundInstalled || c.Dir != filepath.Join(dir, "data", "modules", "vpc") {
 		t.Errorf("got %+v", c)
 	}
 }

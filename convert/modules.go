@@ -164,12 +164,12 @@ func (c *converter) childTemplate(mc *config.ModuleCall) *childModule {
 	m := child.Module
 	if m == nil || child.Errors.HasErrors() {
 		msg := "it does not load"
-		for _, d := range child.Errors {
+		if len(child.Errors) > 0 {
+			d := child.Errors[0]
 			msg = d.Summary
 			if d.Subject != nil {
 				msg = d.Subject.String() + ": " + msg
 			}
-			break
 		}
 		return warn("Module not converted", fmt.Sprintf("The module %q uses, %s, was not converted (%s): its outputs are open in the CUE form, and the engine cannot plan it.", mc.Name, key, msg))
 	}

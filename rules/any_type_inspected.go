@@ -977,14 +977,14 @@ func lastAttrName(e hclsyntax.Expression) (string, bool) {
 // sourceKey tells traversals apart by their root: var.defaults.name and
 // each.value.name differ, two reads of var.x.name do not.
 func sourceKey(e hclsyntax.Expression) string {
-	switch e := unparen(e).(type) {
-	case *hclsyntax.ScopeTraversalExpr:
-		if len(e.Traversal) > 1 {
-			if a, ok := e.Traversal[1].(hcl.TraverseAttr); ok {
-				return e.Traversal.RootName() + "." + a.Name
+	e = unparen(e)
+	if st, ok := e.(*hclsyntax.ScopeTraversalExpr); ok {
+		if len(st.Traversal) > 1 {
+			if a, ok := st.Traversal[1].(hcl.TraverseAttr); ok {
+				return st.Traversal.RootName() + "." + a.Name
 			}
 		}
-		return e.Traversal.RootName()
+		return st.Traversal.RootName()
 	}
 	return fmt.Sprintf("%T@%d", e, e.Range().Start.Byte)
 }

@@ -123,7 +123,7 @@ func ParsePrecision(text string) (map[string]*Precision, []Judgement, error) {
 			}
 			n, err := strconv.Atoi(fields[2])
 			if err != nil {
-				return nil, nil, fmt.Errorf("line %d: %v", i+1, err)
+				return nil, nil, fmt.Errorf("line %d: %w", i+1, err)
 			}
 			p := get(fields[1])
 			p.Total, p.Known = n, true

@@ -53,7 +53,9 @@ func defaultFindings(t *testing.T) []corpusFinding {
 			continue
 		}
 		m, diags := config.Load(dir.Path)
-		for _, f := range Run(m, diags, sel, Config{}) {
+		found := Run(m, diags, sel, Config{})
+		for i := range found {
+			f := &found[i]
 			rel, err := filepath.Rel(root, f.Range.Filename)
 			if err != nil {
 				t.Fatal(err)
@@ -61,7 +63,7 @@ func defaultFindings(t *testing.T) []corpusFinding {
 			rel = filepath.ToSlash(rel)
 			sum := sha256.Sum256([]byte(f.Message))
 			id := FindingID(f.Rule, rel, f.Range.Start.Line, f.Range.Start.Column, hex.EncodeToString(sum[:4]))
-			out = append(out, corpusFinding{Finding: f, dir: dir, path: rel, id: id})
+			out = append(out, corpusFinding{Finding: *f, dir: dir, path: rel, id: id})
 		}
 	}
 	return out

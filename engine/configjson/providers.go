@@ -93,7 +93,8 @@ func (b *builder) providerConfigs(m *config.Module, path string, parent *config.
 			continue
 		}
 		cpath := childPath(path, name)
-		for _, pp := range call.Providers {
+		for i := range call.Providers {
+			pp := &call.Providers[i]
 			pc := &ProviderConfig{Name: pp.InChild.String(), FullName: ProviderAddr(child, pp.InChild.Name), ModuleAddress: cpath}
 			pc.parent = b.sourceProvider(providerKey(pp.InParent.String(), path), pc.FullName)
 			b.providers[providerKey(pp.InChild.String(), cpath)] = pc

@@ -208,7 +208,8 @@ func (s *synthSearch) next(pl *planner, diags hcl.Diagnostics, cur map[string]*i
 			}
 		}
 		if changed {
-			if s.spent[key]++; s.spent[key] >= maxPlansPerError {
+			s.spent[key]++
+			if s.spent[key] >= maxPlansPerError {
 				s.stuck[key] = true
 			}
 			return d, len(parts), trial

@@ -1,10 +1,10 @@
 package hcl
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -90,7 +90,7 @@ output "out" {
 	file := filepath.Join(tree.Root.Dir, "main.tf")
 	src := tree.Root.Files[file].Bytes
 	at := func(text string) *hcl.Range {
-		i := strings.Index(string(src), text)
+		i := bytes.Index(src, []byte(text))
 		if i < 0 {
 			t.Fatalf("%q not in main.tf", text)
 		}

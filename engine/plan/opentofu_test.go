@@ -63,7 +63,7 @@ func fixtures(t *testing.T) []string {
 	var dirs []string
 	for _, e := range entries {
 		if e.IsDir() {
-			dirs = append(dirs, filepath.Join("testdata/opentofu", e.Name()))
+			dirs = append(dirs, filepath.Join("testdata", "opentofu", e.Name()))
 		}
 	}
 	if len(dirs) == 0 {
