@@ -2,8 +2,6 @@ package hcl
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -15,20 +13,7 @@ import (
 // planFiles writes files into a new directory and plans it.
 func planFiles(t *testing.T, files map[string]string) *plan.Plan {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tree, diags := Load(dir)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
+	tree := loadFiles(t, files)
 	p, diags := Plan(tree, Options{Inputs: inputs.Sources{Synthesize: true}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
