@@ -139,12 +139,14 @@ func checkLoads(r *Result) error {
 	if err != nil {
 		return fmt.Errorf("building the converted module: %w", err)
 	}
-	v, err := r.Load(nil)
-	if err != nil && v.Exists() {
-		// An error of the values at the defaults may be one of those
-		// defaults: the checks are on the module with them left open.
-		if ov, oerr := r.loadOpen(); ov.Exists() {
-			v, err = ov, oerr
+	// An error at the defaults may be one of those defaults: the module
+	// is evaluated with them left open first (see loadOpen), and at them
+	// only where that fails, so that a module that fails at its defaults
+	// and not open, as fabric's modules/project, is evaluated once.
+	v, err := r.loadOpen()
+	if err != nil {
+		if dv, derr := r.Load(nil); derr == nil || !v.Exists() {
+			v, err = dv, derr
 		}
 	}
 	if err == nil || r.Complete() {
