@@ -102,9 +102,6 @@ func NewSources(opts SourceOptions) *Sources {
 	return &Sources{opts: opts, manifests: map[string]*manifest{}}
 }
 
-// Strict reports whether an unavailable module is an error.
-func (s *Sources) Strict() bool { return s != nil && s.opts.Strict }
-
 // Find finds the module of call mc, made in the module in parentDir whose
 // own key is parentKey ("" for the root module in rootDir).
 func (s *Sources) Find(rootDir, parentKey, parentDir string, mc *ModuleCall) Child {
@@ -163,7 +160,7 @@ func (s *Sources) unavailable(mc *ModuleCall, summary, detail string) *hcl.Diagn
 	if mc.Source != nil {
 		rng = mc.Source.Range()
 	}
-	if s.Strict() {
+	if s != nil && s.opts.Strict {
 		return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail + " (--strict-modules makes this an error.)", Subject: rng.Ptr()}
 	}
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: detail + " Until then its outputs are unknown and its resources are not planned.", Subject: rng.Ptr()}

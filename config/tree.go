@@ -48,23 +48,22 @@ type TreeChild struct {
 // installs a call's module once per key, but the same source and version
 // give the same files.
 func LoadTree(dir string, sources *Sources) (*Tree, hcl.Diagnostics) {
-	return newTree(filepath.Clean(dir), nil, nil, sources)
+	return newTree(filepath.Clean(dir), nil, sources)
 }
 
-// TreeOf is LoadTree for a root module already loaded, with the errors
-// of loading it.
-func TreeOf(root *Module, errs hcl.Diagnostics, sources *Sources) (*Tree, hcl.Diagnostics) {
-	return newTree(filepath.Clean(root.Dir), root, errs, sources)
+// TreeOf is LoadTree for a root module the caller has loaded, and whose
+// diagnostics it has: those returned are of the modules its calls reach.
+func TreeOf(root *Module, sources *Sources) (*Tree, hcl.Diagnostics) {
+	return newTree(filepath.Clean(root.Dir), root, sources)
 }
 
-func newTree(dir string, root *Module, errs hcl.Diagnostics, sources *Sources) (*Tree, hcl.Diagnostics) {
+func newTree(dir string, root *Module, sources *Sources) (*Tree, hcl.Diagnostics) {
 	if sources == nil {
 		sources = NewSources(SourceOptions{})
 	}
 	t := &Tree{Modules: map[string]*Module{}, sources: sources, children: map[*ModuleCall]*TreeChild{}, errors: map[string]hcl.Diagnostics{}, expanded: map[string]bool{}}
 	if root != nil {
 		t.Modules[dir] = root
-		t.errors[dir] = onlyErrors(errs)
 	}
 	t.Root = t.load(dir, dir, "", nil)
 	top, _ := filepath.Abs(dir)
@@ -84,10 +83,6 @@ func newTree(dir string, root *Module, errs hcl.Diagnostics, sources *Sources) (
 func (t *Tree) Child(mc *ModuleCall) *TreeChild {
 	return t.children[mc]
 }
-
-// Strict reports whether the tree was loaded with unavailable modules as
-// errors.
-func (t *Tree) Strict() bool { return t.sources.Strict() }
 
 // Unavailable lists the diagnostics of the calls whose modules are not
 // available, in the order of their modules' directories and call names.

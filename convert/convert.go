@@ -121,7 +121,7 @@ type converter struct {
 // installed by tofu init or mapped: opts.Sources), each once, into files
 // of the same package (see modules.go).
 func Module(m *config.Module, opts Options) *Result {
-	tree, _ := config.TreeOf(m, nil, opts.Sources)
+	tree, _ := config.TreeOf(m, opts.Sources)
 	return Tree(tree, opts)
 }
 
