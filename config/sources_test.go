@@ -1,12 +1,13 @@
 package config
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tofucue/tofucue/internal/testdir"
 )
 
 func TestNormalSource(t *testing.T) {
@@ -54,22 +55,6 @@ func TestParseSourceMapping(t *testing.T) {
 	}
 }
 
-// writeTree writes files into a new directory.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 const installedManifest = `{"Modules":[
  {"Key":"","Source":"","Dir":"."},
  {"Key":"vpc","Source":"registry.opentofu.org/acme/vpc/aws","Version":"1.4.0","Dir":".terraform/modules/vpc"},
@@ -77,7 +62,7 @@ const installedManifest = `{"Modules":[
 ]}`
 
 func TestSourcesFind(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testdir.Write(t, map[string]string{
 		"main.tf": `
 module "vpc" {
   source  = "acme/vpc/aws"
@@ -142,7 +127,7 @@ func TestSourcesNotAvailable(t *testing.T) {
 			if c.manifest != "" {
 				files[".terraform/modules/modules.json"] = c.manifest
 			}
-			dir := writeTree(t, files)
+			dir := testdir.Write(t, files)
 			for _, strict := range []bool{false, true} {
 				tree, diags := LoadTree(dir, NewSources(SourceOptions{Strict: strict}))
 				if diags.HasErrors() {
@@ -166,7 +151,7 @@ func TestSourcesNotAvailable(t *testing.T) {
 }
 
 func TestSourcesDataDir(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testdir.Write(t, map[string]string{
 		"main.tf":                          `module "vpc" { source = "acme/vpc/aws" }`,
 		"data/modules/modules.json":        `{"Modules":[{"Key":"vpc","Source":"registry.opentofu.org/acme/vpc/aws","Dir":"data/modules/vpc"}]}`,
 		"data/modules/vpc/main.tf":         ``,

@@ -3,8 +3,6 @@ package cue
 import (
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +16,7 @@ import (
 	"github.com/tofucue/tofucue/engine/inputs"
 	"github.com/tofucue/tofucue/engine/mock"
 	"github.com/tofucue/tofucue/engine/plan"
+	"github.com/tofucue/tofucue/internal/testdir"
 )
 
 // both is a module planned by both evaluators.
@@ -31,17 +30,7 @@ type both struct {
 // writeFiles writes files into a new directory.
 func writeFiles(t testing.TB, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testdir.Write(t, files)
 }
 
 // planBoth plans the HCL module in dir with engine/hcl (variables from

@@ -2,7 +2,6 @@ package hcl
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -10,21 +9,13 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tofucue/tofucue/engine/inputs"
+	"github.com/tofucue/tofucue/internal/testdir"
 )
 
 // loadFiles writes files into a new directory and loads the tree.
 func loadFiles(t *testing.T, files map[string]string) *Tree {
 	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testdir.Write(t, files)
 	tree, diags := Load(dir)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
