@@ -10,7 +10,8 @@ import (
 
 // DeprecatedIndex is the rule deprecated_index.
 var DeprecatedIndex = &Rule{
-	Name: "deprecated_index",
+	Name:   "deprecated_index",
+	TFLint: "terraform_deprecated_index",
 	Doc: `Reports the index and splat forms that the language keeps from
 OpenTofu 0.11: a number written as an attribute (aws_instance.web.0.id for
 aws_instance.web[0].id) and the attribute-only splat .* (for [*]), in every

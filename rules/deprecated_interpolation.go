@@ -10,7 +10,8 @@ import (
 
 // DeprecatedInterpolation is the rule deprecated_interpolation.
 var DeprecatedInterpolation = &Rule{
-	Name: "deprecated_interpolation",
+	Name:   "deprecated_interpolation",
+	TFLint: "terraform_deprecated_interpolation",
 	Doc: `Reports a quoted template that holds one interpolation and nothing
 else, such as "${var.name}": the only way to write an expression in
 OpenTofu 0.11, and noise since 0.12. Such a template does not convert its

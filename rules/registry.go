@@ -38,9 +38,10 @@ func Claimed(d *hcl.Diagnostic) bool {
 // All returns every rule, in registry order.
 func All() []*Rule { return slices.Clone(registered) }
 
-// Lookup returns the rule with the given name, or nil.
+// Lookup returns the rule with the given name, or with the given TFLint
+// name (Rule.TFLint), or nil.
 func Lookup(name string) *Rule {
-	i := slices.IndexFunc(registered, func(r *Rule) bool { return r.Name == name })
+	i := slices.IndexFunc(registered, func(r *Rule) bool { return r.Name == name || r.TFLint != "" && r.TFLint == name })
 	if i < 0 {
 		return nil
 	}

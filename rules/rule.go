@@ -49,6 +49,11 @@ type Rule struct {
 	// Name is the rule's public name, used in configuration, ignore
 	// comments and output: lower case with underscores.
 	Name string
+	// TFLint is the name of the rule of TFLint's bundled terraform ruleset
+	// that finds the same problems ("terraform_unused_declarations"), or
+	// "" when it has none. Wherever a rule name is taken (flags, the
+	// configuration file, ignore comments) the TFLint name is accepted too.
+	TFLint string
 	// Doc is one paragraph saying what the rule finds and why, followed by
 	// a bad and a good example.
 	Doc string

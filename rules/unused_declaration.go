@@ -14,7 +14,8 @@ import (
 
 // UnusedDeclaration is the rule unused_declaration.
 var UnusedDeclaration = &Rule{
-	Name: "unused_declaration",
+	Name:   "unused_declaration",
+	TFLint: "terraform_unused_declarations",
 	Doc: `Reports input variables, local values and data sources that nothing in
 the module refers to. Every expression of the module counts, override files
 and check, import, backend and encryption blocks included, but a variable

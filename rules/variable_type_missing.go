@@ -12,7 +12,8 @@ import (
 
 // VariableTypeMissing is the rule variable_type_missing.
 var VariableTypeMissing = &Rule{
-	Name: "variable_type_missing",
+	Name:   "variable_type_missing",
+	TFLint: "terraform_typed_variables",
 	Doc: `Reports a variable declared without a type. Such a variable accepts any
 value, so a caller's mistake shows only where the module uses the value,
 and readers must guess what the module expects. When the variable has a
