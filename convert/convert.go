@@ -97,7 +97,7 @@ type converter struct {
 	// ephemeral resource are converted (see nullByDefault).
 	inResource bool
 
-	usesPath, usesWorkspace bool
+	usesPath, usesWorkspace, usesPlanTime bool
 
 	localKinds map[string]kind
 	// localsRefined caches refinedNotNull of locals.
@@ -153,7 +153,7 @@ func Tree(tree *config.Tree, opts Options) *Result {
 		res.Files = append(res.Files, File{Name: fileNames[path], Source: c.format(mergeDecls(decls))})
 	}
 	c.overrides()
-	if c.usesPath || c.usesWorkspace {
+	if c.usesContext() {
 		c.imports = map[string]bool{}
 		res.Files = append(res.Files, File{Name: cueFileName("tofu_context.tf", fam.names), Source: c.format(c.contextDecls())})
 	}
@@ -335,9 +335,10 @@ func (c *converter) pruneImports(decls []ast.Decl) {
 	}
 }
 
-// contextDecls declare what OpenTofu's path and terraform objects give:
-// values the engine sets, with OpenTofu's values for a root module as
-// defaults. In a module called by the root, path.module is the module's
+// contextDecls declare what OpenTofu's path and terraform objects and
+// plantimestamp() give: values the engine sets, with OpenTofu's values for
+// a root module as defaults (plantimestamp has none: the plan's time is
+// not known before the plan). In a module called by the root, path.module is the module's
 // directory relative to the root's.
 func (c *converter) contextDecls() []ast.Decl {
 	var decls []ast.Decl
@@ -361,8 +362,18 @@ func (c *converter) contextDecls() []ast.Decl {
 		docComment(f, []string{"terraform.workspace: the engine sets it; \"default\" unless a workspace is selected."})
 		decls = append(decls, f)
 	}
+	if c.usesPlanTime {
+		f := field(ident(planTimeRoot), ident("string"))
+		f.Attrs = []*ast.Attribute{attr("plantimestamp")}
+		docComment(f, []string{"plantimestamp(): the engine sets it to the time the plan is made."})
+		decls = append(decls, f)
+	}
 	return decls
 }
+
+// usesContext reports whether the module reads a value the engine sets
+// (contextDecls).
+func (c *converter) usesContext() bool { return c.usesPath || c.usesWorkspace || c.usesPlanTime }
 
 // defaulted is *d | t.
 func defaulted(d, t ast.Expr) ast.Expr {

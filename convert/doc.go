@@ -21,6 +21,7 @@
 //	provider "P" (alias A)    provider: "P.A": {...} @provider(P.A)
 //	path.module               _path.module   (@path, "." by default)
 //	terraform.workspace       _workspace     (@workspace, "default" by default)
+//	plantimestamp()           _plantimestamp (@plantimestamp, set by the engine)
 //
 // Inputs and locals are hidden fields, private to the program as in the
 // article; a variable and a local of the same name never meet. A module
@@ -207,7 +208,7 @@
 //   - flatten (tofu library): `tofu.#flatten`: `list.FlattenN(l, -1)`, not known while an element is a list not known yet (a computed list before apply), as in OpenTofu, where FlattenN keeps it as one element
 //   - floor (CUE standard library): `math.Floor(x)`
 //   - format (at conversion): a literal format string (or one built from constants and local values) becomes a CUE interpolation, each verb formatted as OpenTofu does (`tofu.#fmtint`, `#fmtfloat`, `#fmtstr`, `#fmtv` where flags, width or precision need them); %f %e %g take the digits of the nearest float64; %v of a list or map is not converted there; a format string known only when evaluating, or arguments expanded with ..., go to `tofu.#format`, which reads the format string then with the same verbs (and %v of a list or map as JSON)
-//   - formatdate (at conversion): worked out at conversion when its arguments are constants; otherwise not converted: CUE's time package has no unpadded 24-hour hour and no formatting in the timestamp's own offset by OpenTofu's format letters
+//   - formatdate (at conversion): `time.FormatString` with the format, a constant, translated to Go's layout at conversion (the verbs Go's layouts lack, h and ZZZ, by `time.Split` and a comparison); a format that is not a constant is not converted
 //   - formatlist (at conversion): a list comprehension over the list arguments, each element formatted as format does: with an interpolation for a literal format string, with `tofu.#format` for one known only when evaluating; expanded arguments are not converted
 //   - indent (tofu library): `tofu.#indent`: spaces after every newline
 //   - index (tofu library): `tofu.#index`: the index of the first equal element; none is an error
@@ -229,7 +230,7 @@
 //   - one (tofu library): `tofu.#one`: the only element, null for an empty list, an error for more
 //   - parseint (CUE standard library): `strconv.ParseInt(s, base, 0)`: Go's big integer parsing, as OpenTofu's; `tofu.#parseint` checks a base that is not a literal (2 to 62)
 //   - pathexpand (tofu library): `tofu.#pathexpand`: a path not starting with ~ is itself; one starting with ~ is an error when evaluated (the home directory is the machine's), and a constant one is not converted
-//   - plantimestamp (unknown at plan): `string`: the time the plan is made
+//   - plantimestamp (CUE expression): `_plantimestamp` (@plantimestamp): the time the plan is made, which the engine sets, the same as on the HCL side
 //   - pow (tofu library): `math.Pow(x, y)` rounded to float64 (`tofu.#float64`), as OpenTofu computes it; a result that is not a whole number may differ from Go's in the last binary digit
 //   - range (tofu library): `tofu.#range`: `list.Range` with OpenTofu's default step (-1 when counting down) and its limit of 1024 elements
 //   - regex (at conversion): a literal pattern is examined: `regexp.Find` without groups, the groups of `regexp.FindSubmatch` as a list, `regexp.FindNamedSubmatch` for named groups; a pattern that is not a literal, or a group that may not take part in the match (null in OpenTofu, "" in CUE), is not converted
@@ -258,8 +259,8 @@
 //   - templatestring (at conversion): a template known at conversion (a constant, or local values built from constants) becomes a CUE expression over the variables, as templatefile's does; a template known only when the module is evaluated goes to `tofu.#templatestring`, which evaluates templates whose interpolations are references to the variables (${a.b["k"]}) and fails on function calls, operators and directives, with a warning
 //   - textdecodebase64 (tofu library): `tofu.#textdecodebase64UTF8` when the encoding is a constant naming UTF-8; other encodings only for constant arguments: CUE has no character sets; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded
 //   - textencodebase64 (CUE standard library): `base64.Encode(null, s)` when the encoding is a constant naming UTF-8; other encodings only for constant arguments: CUE has no character sets
-//   - timeadd (at conversion): worked out at conversion when its arguments are constants; otherwise not converted: CUE's time package cannot add a duration and keep the timestamp's offset
-//   - timecmp (at conversion): worked out at conversion when its arguments are constants; otherwise not converted: CUE's time package compares only within 1678-2262 (nanoseconds in 64 bits)
+//   - timeadd (tofu library): `tofu.#timeadd`: the duration added, the result in the timestamp's own offset, to the second
+//   - timecmp (tofu library): `tofu.#timecmp`: instants compared whatever their offsets, in every year Go accepts
 //   - timestamp (unknown at plan): `string`: the time the plan is applied
 //   - title (tofu library): `tofu.#title`: Go's strings.Title, which OpenTofu uses (CUE's strings.ToTitle starts words only after spaces)
 //   - tobool (tofu library): `tofu.#tobool`: a bool, "true"/"1" and "false"/"0", null

@@ -191,7 +191,7 @@ func (f *family) convert(m *config.Module, key string) *childModule {
 		}
 	}
 	c.overrides()
-	if c.usesPath || c.usesWorkspace {
+	if c.usesContext() {
 		decls = append(decls, c.contextDecls()...)
 	}
 	if slices.ContainsFunc(slices.Collect(maps.Values(m.Variables)), readsArgument) {

@@ -23,6 +23,7 @@ const (
 	resourceRoot  = "resource"
 	pathRoot      = "_path"
 	workspaceRoot = "_workspace"
+	planTimeRoot  = "_plantimestamp"
 	terraformRoot = "_terraform"
 	checkRoot     = "_check"
 	validateRoot  = "_validation"

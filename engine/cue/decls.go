@@ -30,6 +30,7 @@ const (
 	declValidation
 	declPath
 	declWorkspace
+	declPlanTime
 	declTerraform
 	declSource
 	// declUnavailable is no attribute: the walk's record of a module
@@ -40,17 +41,18 @@ const (
 
 // attrKinds maps attribute names to the kinds of field they mark.
 var attrKinds = map[string]declKind{
-	"resource":   declResource,
-	"data":       declData,
-	"ephemeral":  declEphemeral,
-	"module":     declModule,
-	"output":     declOutput,
-	"input":      declInput,
-	"validation": declValidation,
-	"path":       declPath,
-	"workspace":  declWorkspace,
-	"terraform":  declTerraform,
-	"source":     declSource,
+	"resource":      declResource,
+	"data":          declData,
+	"ephemeral":     declEphemeral,
+	"module":        declModule,
+	"output":        declOutput,
+	"input":         declInput,
+	"validation":    declValidation,
+	"path":          declPath,
+	"workspace":     declWorkspace,
+	"plantimestamp": declPlanTime,
+	"terraform":     declTerraform,
+	"source":        declSource,
 }
 
 // decl is one annotated field of the program.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
@@ -32,6 +33,9 @@ type Options struct {
 	// ModuleDir is the HCL module's directory: path.cwd is its absolute
 	// path, as on the HCL side. Empty leaves the CUE default.
 	ModuleDir string
+	// Now is what plantimestamp returns (the @plantimestamp fields); zero
+	// means plan.DefaultNow, as on the HCL side.
+	Now time.Time
 	// off switches accelerators off, for the tests that compare each
 	// with the reference planner; the zero value has them all.
 	off accel
@@ -384,6 +388,8 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 			}
 		case declPath:
 			p.setCwd(&given, d)
+		case declPlanTime:
+			p.setPlanTime(&given, d)
 		}
 	}
 	v = given.apply(p.ctx, v)
@@ -481,6 +487,9 @@ func (p *planner) moduleInputs(v cue.Value) cue.Value {
 	for _, d := range decls {
 		if d.module != "" && d.kind == declPath {
 			p.setCwd(&cwd, d)
+		}
+		if d.module != "" && d.kind == declPlanTime {
+			p.setPlanTime(&cwd, d)
 		}
 	}
 	if cwd.n == 0 {
@@ -630,6 +639,16 @@ func sortedKeys[V any](m map[string]V) []string {
 // setCwd adds to f path.cwd at a @path field: the absolute path of
 // Options.ModuleDir, as on the HCL side; without one the CUE default
 // stays.
+// setPlanTime adds to f the plan's time at a @plantimestamp field, in
+// RFC 3339 as plantimestamp returns it.
+func (p *planner) setPlanTime(f *fills, d *decl) {
+	now := p.opts.Now
+	if now.IsZero() {
+		now = plan.DefaultNow
+	}
+	f.add(d.path, ast.NewString(now.UTC().Format(time.RFC3339)))
+}
+
 func (p *planner) setCwd(f *fills, d *decl) {
 	if p.opts.ModuleDir == "" {
 		return

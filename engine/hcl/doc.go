@@ -77,7 +77,7 @@
 //     an output of one stays unknown after apply, while a resource
 //     attribute set from one is given a generated value at apply, as a
 //     computed attribute is. plantimestamp is Options.Now, by default a
-//     fixed [DefaultNow]. Every function, where it comes from and its
+//     fixed [plan.DefaultNow]. Every function, where it comes from and its
 //     status at plan time, is listed in the doc of package functions
 //     (`go doc ./functions`).
 //   - A plan makes at most Options.MaxInstances (by default

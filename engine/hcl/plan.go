@@ -21,10 +21,6 @@ import (
 	"github.com/tofucue/tofucue/refs"
 )
 
-// DefaultNow is the time that plantimestamp returns unless Options.Now says
-// otherwise: fixed, so that a plan is the same in every run.
-var DefaultNow = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-
 // Options are what a plan is made with besides the module.
 type Options struct {
 	// Inputs are the sources of the root module's variable values.
@@ -35,7 +31,7 @@ type Options struct {
 	Schemas *mock.Schemas
 	// Mocks are the user's mock values; nil for none.
 	Mocks *mock.Mocks
-	// Now is what plantimestamp returns; zero means DefaultNow.
+	// Now is what plantimestamp returns; zero means plan.DefaultNow.
 	Now time.Time
 	// MaxInstances bounds the resource and module instances of a plan;
 	// zero means the constant MaxInstances.
@@ -116,7 +112,7 @@ func planWith(t *Tree, ins map[string]*inputs.Input, opts Options) (_ *plan.Plan
 	schemas.Infer(slices.Collect(maps.Values(t.Modules))...)
 	now := opts.Now
 	if now.IsZero() {
-		now = DefaultNow
+		now = plan.DefaultNow
 	}
 	p := &planner{
 		ctx:      cmp.Or(opts.Context, context.Background()),

@@ -74,7 +74,8 @@ func fixtures(t *testing.T) []string {
 
 // TestOpenTofuConfiguration compares tofucue's JSON plan of each module in
 // testdata/opentofu/ with the one OpenTofu wrote: the configuration block
-// field by field, the top-level keys and the types of their values,
+// field by field, the planned values of the resources attribute by
+// attribute, the top-level keys and the types of their values,
 // terraform_version, errored, applyable and complete.
 func TestOpenTofuConfiguration(t *testing.T) {
 	for _, dir := range fixtures(t) {
@@ -257,12 +258,48 @@ func compareWithOpenTofu(t *testing.T, ours, theirs map[string]any) {
 	}
 
 	diffs = append(diffs, diffValues("configuration", ours["configuration"], theirs["configuration"])...)
+	diffs = append(diffs, diffPlannedValues(ours, theirs)...)
 	// OpenTofu sorts relevant_attributes by resource only, in no stable
 	// order within one: compared as sets.
 	diffs = append(diffs, diffValues("relevant_attributes", sortedAttrs(ours["relevant_attributes"]), sortedAttrs(theirs["relevant_attributes"]))...)
 	for _, d := range diffs {
 		t.Error(d)
 	}
+}
+
+// diffPlannedValues compares the planned values of every resource that
+// both plans have, attribute by attribute where both write one: what
+// the module's expressions computed (OpenTofu leaves out what is not
+// known, as tofucue does).
+func diffPlannedValues(ours, theirs map[string]any) []string {
+	byAddress := func(plan map[string]any) map[string]map[string]any {
+		out := map[string]map[string]any{}
+		pv, _ := plan["planned_values"].(map[string]any)
+		root, _ := pv["root_module"].(map[string]any)
+		rs, _ := root["resources"].([]any)
+		for _, r := range rs {
+			r, _ := r.(map[string]any)
+			addr, _ := r["address"].(string)
+			vals, _ := r["values"].(map[string]any)
+			out[addr] = vals
+		}
+		return out
+	}
+	o, th := byAddress(ours), byAddress(theirs)
+	var diffs []string
+	for _, addr := range slices.Sorted(maps.Keys(th)) {
+		ov, ok := o[addr]
+		if !ok {
+			diffs = append(diffs, fmt.Sprintf("planned_values: %s: missing in tofucue", addr))
+			continue
+		}
+		for _, k := range slices.Sorted(maps.Keys(th[addr])) {
+			if v, ok := ov[k]; ok {
+				diffs = append(diffs, diffValues("planned_values."+addr+"."+k, v, th[addr][k])...)
+			}
+		}
+	}
+	return diffs
 }
 
 // kind is the JSON kind of a decoded value.

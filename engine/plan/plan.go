@@ -35,6 +35,11 @@ import (
 // functions.SensitiveMark names.
 const SensitiveMark = "sensitive"
 
+// DefaultNow is the plan's time, what plantimestamp returns, on both sides
+// unless an engine's options say otherwise: fixed, so that a plan is the
+// same in every run.
+var DefaultNow = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // Plan is a planned module tree and its simulated apply.
 type Plan struct {
 	// Variables are the root module's input variable values.

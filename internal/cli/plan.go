@@ -194,7 +194,7 @@ func (f *planFlags) runCUE(dir string, stdout, stderr io.Writer) error {
 	// time is the fixed one that both sides give plantimestamp.
 	p.Configuration = hclengine.Configuration(tree, opts.Schemas)
 	p.RelevantAttributes = hclengine.RelevantAttributes(tree, p, opts.Schemas)
-	p.Timestamp = hclengine.DefaultNow
+	p.Timestamp = plan.DefaultNow
 	return writePlan(stdout, p, f.json)
 }
 
