@@ -182,6 +182,14 @@
 // from their mock_provider) makes Plan use the values Apply would, for
 // the instances they apply to.
 //
+// The built-in terraform_data resource is planned and applied as
+// OpenTofu's own provider (BuiltinProvider) does, whatever the mocks say:
+// its schema is input and triggers_replace (optional, of any type) and
+// output and id (computed), unless a schema file describes it. Plan leaves
+// output null where input is null and unknown (of input's type)
+// otherwise, and id unknown; Apply makes output input and id a UUID made
+// from the instance's address, the same in every run.
+//
 // Request.Config is a value of Block.ImpliedType(); attributes it leaves
 // out are taken as null, and a value that does not convert to the type is
 // an error.

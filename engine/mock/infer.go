@@ -275,6 +275,10 @@ func (s *Schemas) Infer(mods ...*config.Module) {
 		if e := s.entry(key.mode, key.typ); e != nil && !e.inferred {
 			continue
 		}
+		if key.mode == config.ManagedMode && key.typ == "terraform_data" {
+			s.put(key.mode, key.typ, &entry{block: terraformData(), provider: BuiltinProvider})
+			continue
+		}
 		b := buildBlock(sb, s.inf.uses[key])
 		if key.mode != config.EphemeralMode {
 			if sb.attrs["id"] {

@@ -59,7 +59,11 @@ func (p *Provider) Mocks() *Mocks { return p.mocks }
 // values now instead (see Apply).
 func (p *Provider) Plan(r Request) (v cty.Value, diags hcl.Diagnostics) {
 	defer p.guard(&r, &v, &diags)
-	return p.run(&r, cty.NilVal, false, false)
+	v, diags = p.run(&r, cty.NilVal, false, false)
+	if isTerraformData(&r) {
+		v = planTerraformData(v)
+	}
+	return v, diags
 }
 
 // Apply returns the applied state: every unknown in planned replaced. A
@@ -74,7 +78,11 @@ func (p *Provider) Apply(r Request, planned cty.Value) (v cty.Value, diags hcl.D
 	if planned != cty.NilVal && planned.IsNull() {
 		return planned, nil
 	}
-	return p.run(&r, planned, true, true)
+	v, diags = p.run(&r, planned, true, true)
+	if isTerraformData(&r) {
+		v = applyTerraformData(r.Addr, v)
+	}
+	return v, diags
 }
 
 // Read returns the state of a data source or an ephemeral resource: its
