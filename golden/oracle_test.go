@@ -239,7 +239,9 @@ func planValues(t *testing.T, dir, side string, skip map[string]string) map[stri
 			continue
 		}
 		for k, v := range one {
-			if strings.HasPrefix(k, "output.") {
+			// Every run plans the resources; an output is its own
+			// run's.
+			if _, seen := values[k]; !seen || strings.HasPrefix(k, "output.") {
 				values[k] = v
 			}
 		}

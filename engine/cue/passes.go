@@ -196,8 +196,18 @@ func (p *planner) planInstance(in *instance, cur cue.Value, f *fills) {
 		in.shape.addTo(f)
 	}
 	for _, c := range in.shape.computed {
-		if av := at(val, c.at); av != cty.NilVal && av.IsKnown() && !av.IsNull() {
+		av := at(val, c.at)
+		switch {
+		case av == cty.NilVal:
+		case av.IsKnown() && !av.IsNull():
 			p.fillComputed(cur, c, av, f)
+			p.planFills++
+		case !av.IsKnown() && c.ty == cty.DynamicPseudoType && av.Type() != cty.DynamicPseudoType && (av.Type().IsTupleType() || av.Type().IsObjectType() || av.Type().IsPrimitiveType()):
+			// The provider plans a value of any type as unknown of a
+			// known type (terraform_data's output has input's): what
+			// reads it sees that type, as on the HCL side (the length
+			// of a tuple, an object's attributes).
+			f.add(c.path, typeSchema(av.Type()))
 			p.planFills++
 		}
 	}
