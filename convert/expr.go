@@ -50,7 +50,12 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 		cond, _ := c.expr(e.Condition)
 		a, ak := c.expr(e.TrueResult)
 		b, bk := c.expr(e.FalseResult)
-		return conditional(cond, a, b), join(ak, bk)
+		k, mixed := unified(ak, bk)
+		if mixed {
+			// OpenTofu converts both results to strings.
+			a, b = c.asString(a, ak), c.asString(b, bk)
+		}
+		return conditional(cond, a, b), k
 	case *hclsyntax.BinaryOpExpr:
 		return c.binary(e)
 	case *hclsyntax.UnaryOpExpr:
@@ -295,6 +300,10 @@ func (c *converter) asString(x ast.Expr, k kind) ast.Expr {
 	case kindString, kindInt, kindBool:
 		if k == kindString {
 			return x
+		}
+		if lit, ok := x.(*ast.BasicLit); ok && (lit.Kind == token.INT || lit.Kind == token.TRUE || lit.Kind == token.FALSE) {
+			// A literal prints as it is written: 5, true.
+			return stringLit(lit.Value)
 		}
 		return interpolation([]any{x})
 	case kindNumber:

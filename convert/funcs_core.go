@@ -51,6 +51,14 @@ var coreFuncs = map[string]function{
 		if len(cl.args) == 0 {
 			return cl.fail("coalesce takes at least one argument.")
 		}
+		if _, mixed := unified(cl.kinds...); mixed && !cl.expand {
+			// OpenTofu converts the arguments to one type: strings.
+			for i, a := range cl.args {
+				if cl.kinds[i] != kindNull {
+					cl.args[i] = cl.c.asString(a, cl.kinds[i])
+				}
+			}
+		}
 		x := ident(cl.c.fresh("x"))
 		cond := binary(token.LAND, binary(token.NEQ, x, ast.NewNull()), binary(token.NEQ, x, stringLit("")))
 		return index(list(&ast.Comprehension{

@@ -62,6 +62,40 @@ func join(a, b kind) kind {
 	return kindUnknown
 }
 
+// unified is the kind of values of kinds ks once OpenTofu has converted
+// them to one type, as it does with the two results of a conditional and
+// the arguments of coalesce: scalars of one kind keep it, numbers are
+// numbers, and scalars of different kinds (a number and a string, a bool
+// and a number) all become strings. Nulls take any type. mixed tells
+// that values must be converted: they are scalars of different kinds.
+// Where a kind is not known or not a scalar, it is join's answer and
+// nothing is converted.
+func unified(ks ...kind) (k kind, mixed bool) {
+	k = kindNull
+	for _, x := range ks {
+		if x == kindNull {
+			continue
+		}
+		if !x.isScalar() {
+			k = kindNull
+			for _, y := range ks {
+				k = join(k, y)
+			}
+			return k, false
+		}
+		if k == kindNull {
+			k = x
+			continue
+		}
+		if j := join(k, x); j != kindUnknown {
+			k = j
+			continue
+		}
+		k, mixed = kindString, true
+	}
+	return k, mixed
+}
+
 // perLocal is f of the expression of the local value name, cached in
 // cache: what the converter knows of a local is what it knows of its
 // expression. none is the answer for a local the module does not declare,
@@ -115,7 +149,8 @@ func (c *converter) kindOf(e hcl.Expression) kind {
 		}
 		return kindList
 	case *hclsyntax.ConditionalExpr:
-		return join(c.kindOf(e.TrueResult), c.kindOf(e.FalseResult))
+		k, _ := unified(c.kindOf(e.TrueResult), c.kindOf(e.FalseResult))
+		return k
 	case *hclsyntax.FunctionCallExpr:
 		if f, ok := functions[e.Name]; ok {
 			return f.result
