@@ -154,9 +154,30 @@ var binaryOps = map[*hclsyntax.Operation]token.Token{
 	hclsyntax.OpLogicalOr:          token.LOR,
 }
 
+// numericOperators take numbers: OpenTofu converts their operands to
+// numbers.
+var numericOperators = map[*hclsyntax.Operation]bool{
+	hclsyntax.OpAdd: true, hclsyntax.OpSubtract: true, hclsyntax.OpMultiply: true,
+	hclsyntax.OpDivide: true, hclsyntax.OpModulo: true,
+	hclsyntax.OpGreaterThan: true, hclsyntax.OpGreaterThanOrEqual: true,
+	hclsyntax.OpLessThan: true, hclsyntax.OpLessThanOrEqual: true,
+}
+
+// binary converts an operation of two operands.
 func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
 	x, xk := c.expr(e.LHS)
 	y, yk := c.expr(e.RHS)
+	if numericOperators[e.Op] {
+		// OpenTofu converts a string operand of arithmetic or of an
+		// ordering comparison to a number ("12" + 1 is 13); CUE would
+		// refuse it, or repeat a string multiplied by a number.
+		if xk == kindString {
+			x, xk = c.lib("tonumber", x), kindNumber
+		}
+		if yk == kindString {
+			y, yk = c.lib("tonumber", y), kindNumber
+		}
+	}
 	if e.Op == hclsyntax.OpModulo {
 		// OpenTofu's % keeps the sign of the dividend, as CUE's rem does
 		// for integers; a fractional operand needs the library's form.
