@@ -47,7 +47,11 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 	case *hclsyntax.FunctionCallExpr:
 		return c.call(e)
 	case *hclsyntax.ConditionalExpr:
-		cond, _ := c.expr(e.Condition)
+		cond, ck := c.expr(e.Condition)
+		if ck == kindString {
+			// OpenTofu converts a string condition ("true") to a bool.
+			cond = c.lib("tobool", cond)
+		}
 		a, ak := c.expr(e.TrueResult)
 		b, bk := c.expr(e.FalseResult)
 		k, mixed := unified(ak, bk)
