@@ -108,7 +108,12 @@ func (c *converter) literal(v cty.Value, rng hcl.Range) (ast.Expr, kind) {
 	case t == cty.Bool:
 		return ast.NewBool(v.True()), kindBool
 	case t == cty.Number:
-		return numberLit(v.AsBigFloat())
+		f := v.AsBigFloat()
+		if n := significantDigits(f); n > cueDigits {
+			return c.unconverted(rng, "Number not converted",
+				fmt.Sprintf("%s has %d significant digits; CUE's numbers hold %d, so CUE's value would differ from OpenTofu's.", f.Text('g', 12)+"…", n, cueDigits)), kindNumber
+		}
+		return numberLit(f)
 	case t.IsListType() || t.IsSetType() || t.IsTupleType():
 		l := &ast.ListLit{}
 		for it := v.ElementIterator(); it.Next(); {
@@ -127,6 +132,22 @@ func (c *converter) literal(v cty.Value, rng hcl.Range) (ast.Expr, kind) {
 		return s, kindMap
 	}
 	return c.unconverted(rng, "Value not converted", "A value of type "+t.FriendlyName()+" cannot be written as CUE."), kindUnknown
+}
+
+// cueDigits is the number of significant digits of CUE's decimal
+// numbers that are not integers (its integers have no limit).
+const cueDigits = 34
+
+// significantDigits is the number of significant decimal digits of the
+// shortest decimal that is f, where f is not whole (0 otherwise): 1 for
+// 0.5, 155 for OpenTofu's 1/3.
+func significantDigits(f *big.Float) int {
+	if f.IsInt() {
+		return 0
+	}
+	mant, _, _ := strings.Cut(f.Text('e', -1), "e")
+	mant = strings.TrimLeft(strings.Replace(strings.TrimPrefix(mant, "-"), ".", "", 1), "0")
+	return len(mant)
 }
 
 // numberLit writes an OpenTofu number: an integer literal when the number

@@ -48,3 +48,13 @@ func TestNumericFunctionsSameAsOpenTofu(t *testing.T) {
 		t.Run(expr, func(t *testing.T) { checkSameAsOpenTofu(t, expr) })
 	}
 }
+
+func TestNumbersBeyondCUE(t *testing.T) {
+	// A number with more significant digits than CUE's 34 is reported,
+	// not rounded silently.
+	checkNotConverted(t, `0.12345678901234567890123456789012345`, "35 significant digits")
+	// 34 digits, and integers of any size, are written as they are.
+	checkSameAsOpenTofu(t, `0.1234567890123456789012345678901234`)
+	checkSameAsOpenTofu(t, `123456789012345678901234567890123456789012345678901234567890`)
+	checkSameAsOpenTofu(t, `0.1 + 0.2`)
+}
