@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -539,4 +541,35 @@ func (d *decoder) checkReplaceTriggeredBy(r *Resource) {
 			}
 		}
 	}
+}
+
+// Arguments returns the arguments of a body that has no schema of its own
+// (a provisioner's or a connection's, whose arguments depend on its type),
+// as the decoder left it: the blocks the decoder took from a provisioner
+// (connection, lifecycle, _) are not arguments, and any other block is an
+// error.
+func Arguments(body hcl.Body) (hcl.Attributes, hcl.Diagnostics) {
+	attrs, diags := body.JustAttributes()
+	taken := func(typ string) bool { return typ == "connection" || typ == "lifecycle" || typ == "_" }
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if typ, ok := strings.CutPrefix(d.Summary, "Unexpected "); ok && taken(strings.TrimSuffix(strings.TrimPrefix(typ, `"`), `" block`)) {
+			continue
+		}
+		out = append(out, d)
+	}
+	if sb, ok := body.(*hclsyntax.Body); ok {
+		out = nil
+		for _, d := range diags {
+			if !strings.HasPrefix(d.Summary, "Unexpected ") {
+				out = append(out, d)
+			}
+		}
+		for _, b := range sb.Blocks {
+			if !taken(b.Type) {
+				out = append(out, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Unexpected %q block", b.Type), Detail: "Blocks are not allowed here.", Subject: b.TypeRange.Ptr()})
+			}
+		}
+	}
+	return attrs, out
 }

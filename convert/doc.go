@@ -22,6 +22,7 @@
 //	path.module               _path.module   (@path, "." by default)
 //	terraform.workspace       _workspace     (@workspace, "default" by default)
 //	plantimestamp()           _plantimestamp (@plantimestamp, set by the engine)
+//	provisioner "T" {...}     _provisioner: [{type: "T", when, on_failure, config, connection}] in the instance
 //
 // Inputs and locals are hidden fields, private to the program as in the
 // article; a variable and a local of the same name never meet. A module
@@ -153,8 +154,7 @@
 //
 // # What is not converted
 //
-// Provisioners and connection blocks (they run programs at apply time),
-// override files, JSON configuration files and provider-defined functions
+// Override files, JSON configuration files and provider-defined functions
 // are reported as not converted:
 // each is a diagnostic with its source range, and the placeholder
 // written in its place is error("hcl2cue: not converted: ..."), which

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -67,18 +68,12 @@ func (c *converter) resource(b *hclsyntax.Block) []ast.Decl {
 		s := c.body(b.Body, resourceMeta)
 		c.inResource = false
 		c.lifecycleChecks(s, &r.Lifecycle, c.selfRef(path))
+		c.provisioners(s, r, c.selfRef(path))
 		c.share(s)
 		return s
 	})
 	if multi {
 		addr += "[*]"
-	}
-	for _, p := range r.Provisioners {
-		c.unconverted(p.DeclRange, "Provisioner not converted",
-			"Provisioners run programs at apply time; the CUE form has no place for them. Run them outside the module.")
-	}
-	if r.Connection != nil {
-		c.unconverted(b.DefRange(), "Connection block not converted", "Connection blocks serve provisioners, which are not converted.")
 	}
 	outer, inner := c.nested(path, value)
 	inner.Attrs = []*ast.Attribute{attr(attrName, append([]string{attrString(addr)}, args...)...)}
@@ -269,6 +264,69 @@ func (c *converter) lifecycleChecks(s *ast.StructLit, l *config.Lifecycle, self 
 	}
 }
 
+// provisioners keeps the resource's provisioner blocks as data, in the
+// instance's hidden _provisioner list: each block's type, when and
+// on_failure, its arguments as config and its connection block's (or the
+// resource's) as connection, with self the instance as in
+// postconditions:
+//
+//	_provisioner: [{let self = aws_instance.web, type: "local-exec", when: "create", on_failure: "fail", config: {command: "echo \(self.id)"}}]
+//
+// Nothing runs them; the engine evaluates them after apply, as OpenTofu
+// does when it runs them, and verify compares them with the HCL side's.
+func (c *converter) provisioners(s *ast.StructLit, r *config.Resource, self ast.Expr) {
+	if len(r.Provisioners) == 0 {
+		return
+	}
+	c.push(map[string]binding{"self": {cue: "self"}})
+	defer c.pop()
+	l := &ast.ListLit{}
+	for _, p := range r.Provisioners {
+		ps := &ast.StructLit{Elts: []ast.Decl{
+			field(ident("type"), stringLit(p.Type)),
+			field(ident("when"), stringLit(p.When)),
+			field(ident("on_failure"), stringLit(p.OnFailure)),
+			field(ident("config"), c.arguments(p.Config)),
+		}}
+		conn := p.Connection
+		if conn == nil {
+			conn = r.Connection
+		}
+		if conn != nil {
+			ps.Elts = append(ps.Elts, field(ident("connection"), c.arguments(conn.Config)))
+		} else {
+			ps.Elts = append(ps.Elts, field(ident("connection"), ast.NewNull()))
+		}
+		if bodyRefersToSelf(p.Config) || conn != nil && bodyRefersToSelf(conn.Config) {
+			ps.Elts = append([]ast.Decl{&ast.LetClause{Ident: ident("self"), Expr: self}}, ps.Elts...)
+		}
+		l.Elts = append(l.Elts, ps)
+	}
+	s.Elts = append(s.Elts, field(ident("_provisioner"), l))
+}
+
+// arguments converts the arguments of a body that has no schema (a
+// provisioner's, a connection's) to a struct, in source order.
+func (c *converter) arguments(body hcl.Body) ast.Expr {
+	attrs, diags := config.Arguments(body)
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			c.unconverted(*d.Subject, "Block not converted", d.Detail)
+		}
+	}
+	list := make([]*hcl.Attribute, 0, len(attrs))
+	for _, a := range attrs {
+		list = append(list, a)
+	}
+	slices.SortFunc(list, func(a, b *hcl.Attribute) int { return a.Range.Start.Byte - b.Range.Start.Byte })
+	s := &ast.StructLit{}
+	for _, a := range list {
+		x, _ := c.expr(a.Expr)
+		s.Elts = append(s.Elts, field(c.lbl(a.Name), x))
+	}
+	return s
+}
+
 // selfRef is the reference to the instance of the resource at path being
 // converted: the resource itself, or its element for the instance's
 // count.index or each.key, which instances binds.
@@ -281,6 +339,18 @@ func (c *converter) selfRef(path []string) ast.Expr {
 		return index(x, selector(ident(b.cue), "index"))
 	}
 	return x
+}
+
+// bodyRefersToSelf tells whether an argument of a body without a schema
+// refers to self.
+func bodyRefersToSelf(body hcl.Body) bool {
+	attrs, _ := config.Arguments(body)
+	for _, a := range attrs {
+		if refersToSelf(a.Expr) {
+			return true
+		}
+	}
+	return false
 }
 
 func refersToSelf(e hcl.Expression) bool {

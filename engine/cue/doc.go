@@ -224,7 +224,10 @@
 // (_precondition, _postcondition of an instance) are checked (errors, the
 // error_message as detail), check block assertions (_check) too
 // (warnings), and the program's remaining errors (conflicts) are reported
-// at their CUE source. A condition not known yet is skipped.
+// at their CUE source. A condition not known yet is skipped. After the
+// apply pass, each instance's provisioner blocks (its _provisioner list,
+// with self the instance) are decoded from the applied program into
+// plan.Instance.Provisioners, for verify to compare.
 //
 // # The reference planner and its accelerators
 //

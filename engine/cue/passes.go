@@ -284,6 +284,7 @@ func (p *planner) applyEval(v cue.Value, fs ...*fills) cue.Value {
 func (p *planner) finish(cur cue.Value) {
 	p.applied = cur
 	p.conditions(cur)
+	p.provisioners(cur)
 	p.collectOutputs(cur, true)
 	p.conflicts(cur)
 }
@@ -753,6 +754,32 @@ func (p *planner) conditions(cur cue.Value) {
 		for _, r := range ruleList(cur.LookupPath(c.path)) {
 			p.checkRule(r, "Check block assertion failed", hcl.DiagWarning, nil)
 		}
+	}
+}
+
+// provisioners records the provisioner blocks of every applied instance,
+// which the converter keeps in its hidden _provisioner list, evaluated in
+// the applied program (see plan.Instance.Provisioners). The instances of
+// a declaration share its body: when the first one has none, none has.
+func (p *planner) provisioners(cur cue.Value) {
+	without := map[*decl]bool{}
+	for _, in := range p.instances {
+		if without[in.d] || in.rec == nil {
+			continue
+		}
+		pv, _ := hiddenField(cur.LookupPath(in.path), "_provisioner", p.pkg)
+		if !pv.Exists() {
+			without[in.d] = true
+			continue
+		}
+		dec := &decoder{}
+		v := dec.value(pv)
+		p.report(dec.diags...)
+		if v.Type().IsListType() {
+			// A list of objects of one type: the HCL side's is a tuple.
+			v = cty.TupleVal(v.AsValueSlice())
+		}
+		in.rec.Provisioners = v
 	}
 }
 

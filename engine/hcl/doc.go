@@ -59,8 +59,11 @@
 //     are errors when false; check block assertions are warnings; a
 //     condition that is not yet known is skipped.
 //   - A root output whose value is sensitive must be declared sensitive.
-//   - Provisioners, connection blocks and the lifecycle arguments that
-//     only matter for updates are not evaluated: nothing is ever run.
+//   - Nothing is ever run. Provisioner blocks (with their connection
+//     blocks) are evaluated after apply, with self the applied value, as
+//     OpenTofu evaluates them when it runs them, and recorded in
+//     plan.Instance.Provisioners for verify; the lifecycle arguments that
+//     only matter for updates are not evaluated.
 //   - Module calls find their modules through config.Sources: local
 //     paths, the modules tofu init installed, --module-source mappings.
 //     The planner never downloads anything: a call whose module is not

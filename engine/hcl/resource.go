@@ -106,7 +106,51 @@ func (m *module) planInstance(r *config.Resource, block *mock.Block, in instance
 	if r.Mode != config.EphemeralMode {
 		m.record(r, in.key, addr, action, val, hooks.metadata)
 	}
+	if m.p.phase == applying && len(r.Provisioners) > 0 {
+		if rec := m.p.byAddr[addr]; rec != nil {
+			rec.Provisioners = m.provisioners(r, in.scope, val)
+		}
+	}
 	return val
+}
+
+// provisioners evaluates the provisioner blocks of an applied instance
+// with self its value, as OpenTofu does when it runs them; see
+// plan.Instance.Provisioners.
+func (m *module) provisioners(r *config.Resource, sc *scope, self cty.Value) cty.Value {
+	s := *sc
+	s.self = self
+	var out []cty.Value
+	for _, p := range r.Provisioners {
+		conn := cty.NullVal(cty.DynamicPseudoType)
+		if c := p.Connection; c != nil {
+			conn = m.arguments(c.Config, &s)
+		} else if r.Connection != nil {
+			conn = m.arguments(r.Connection.Config, &s)
+		}
+		out = append(out, cty.ObjectVal(map[string]cty.Value{
+			"type":       cty.StringVal(p.Type),
+			"when":       cty.StringVal(p.When),
+			"on_failure": cty.StringVal(p.OnFailure),
+			"config":     m.arguments(p.Config, &s),
+			"connection": conn,
+		}))
+	}
+	return cty.TupleVal(out)
+}
+
+// arguments evaluates the arguments of a body that has no schema here (a
+// provisioner's, a connection's) as an object.
+func (m *module) arguments(body hcl.Body, sc *scope) cty.Value {
+	attrs, diags := config.Arguments(body)
+	m.p.report(diags...)
+	vals := map[string]cty.Value{}
+	for name, a := range attrs {
+		v, diags := m.evalExpr(a.Expr, sc)
+		m.p.report(diags...)
+		vals[name] = v
+	}
+	return cty.ObjectVal(vals)
 }
 
 // decodeConfig evaluates a resource body against its schema, after

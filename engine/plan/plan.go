@@ -112,6 +112,13 @@ type Instance struct {
 	// after apply; Applied is the value after the simulated apply. Both
 	// carry sensitive marks.
 	Planned, Applied cty.Value
+	// Provisioners are the instance's provisioner blocks evaluated after
+	// apply, with self the applied value, as OpenTofu evaluates them when
+	// it runs them (nothing is run): a tuple of objects with type, when,
+	// on_failure, config (the block's arguments) and connection (its own
+	// connection block's, or the resource's; null without one).
+	// cty.NilVal where the resource has none or before apply.
+	Provisioners cty.Value
 	// Metadata is what middleware returned for the instance while
 	// planning, by metadata_key; AppliedMetadata is that with what the
 	// apply hooks returned written over it.

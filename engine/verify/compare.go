@@ -42,7 +42,8 @@ type Difference struct {
 	Kind Kind
 	// Subject is the instance address, or output.NAME.
 	Subject string
-	// Stage is "planned" or "applied" for value differences.
+	// Stage is "planned" or "applied" for value differences, and
+	// "provisioners" for the provisioner blocks evaluated after apply.
 	Stage string
 	// Paths are the attribute paths that differ (`tags.Name`,
 	// `ingress[1].from_port`), "" for the whole value.
@@ -53,8 +54,8 @@ type Difference struct {
 }
 
 // Compare compares two plans of one module: instance addresses, actions,
-// planned values (an unknown equals only an unknown), applied values and
-// root outputs. Sensitive marks are not compared; both sides mark from the
+// planned values (an unknown equals only an unknown), applied values, the
+// provisioner blocks evaluated after apply, and root outputs. Sensitive marks are not compared; both sides mark from the
 // same schemas and variables. The differences come in address order.
 func Compare(h, c *plan.Plan) []Difference {
 	var out []Difference
@@ -72,6 +73,9 @@ func Compare(h, c *plan.Plan) []Difference {
 			}
 			out = appendValueDiff(out, ChangedValue, addr, "planned", hi.Planned, ci.Planned)
 			out = appendValueDiff(out, ChangedValue, addr, "applied", hi.Applied, ci.Applied)
+			if hi.Provisioners != cty.NilVal || ci.Provisioners != cty.NilVal {
+				out = appendValueDiff(out, ChangedValue, addr, "provisioners", orEmpty(hi.Provisioners), orEmpty(ci.Provisioners))
+			}
 		}
 	}
 	for _, name := range sortedUnion(h.Outputs, c.Outputs) {
@@ -88,6 +92,14 @@ func Compare(h, c *plan.Plan) []Difference {
 		}
 	}
 	return out
+}
+
+// orEmpty is v, or an empty tuple for no provisioners.
+func orEmpty(v cty.Value) cty.Value {
+	if v == cty.NilVal {
+		return cty.EmptyTupleVal
+	}
+	return v
 }
 
 func byAddr(p *plan.Plan) map[string]*plan.Instance {
