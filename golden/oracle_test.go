@@ -8,7 +8,6 @@ import (
 	"maps"
 	"math/big"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	"github.com/tofucue/tofucue/convert"
 	"github.com/tofucue/tofucue/golden"
 	"github.com/tofucue/tofucue/internal/cli"
+	"github.com/tofucue/tofucue/internal/opentofu"
 )
 
 var oracleLive = flag.Bool("oracle-live", false, "plan and apply each oracle case with the OpenTofu that TOFUCUE_OPENTOFU names and compare its values with want/opentofu (with -update, record them)")
@@ -42,20 +42,20 @@ var oracleLive = flag.Bool("oracle-live", false, "plan and apply each oracle cas
 func TestOracle(t *testing.T) {
 	golden.Run(t, "oracle", func(t *testing.T, c *golden.Case) map[string]string {
 		dir := c.Materialize(t)
-		var opentofu string
+		var recorded string
 		if *oracleLive {
 			tofu := os.Getenv("TOFUCUE_OPENTOFU")
 			if tofu == "" {
 				t.Fatal("-oracle-live needs TOFUCUE_OPENTOFU, the OpenTofu binary")
 			}
-			opentofu = formatValues(tofuValues(t, tofu, dir))
+			recorded = formatValues(tofuValues(t, tofu, dir))
 		} else {
 			var ok bool
-			if opentofu, ok = c.Want("opentofu"); !ok {
+			if recorded, ok = c.Want("opentofu"); !ok {
 				t.Fatalf("%s has no want/opentofu: record it with scripts/oracle", c.Path)
 			}
 		}
-		theirs := parseValues(t, opentofu)
+		theirs := parseValues(t, recorded)
 		documented := map[string]string{}
 		if s, ok := c.Input("divergences"); ok {
 			for line := range strings.Lines(s) {
@@ -135,7 +135,7 @@ func TestOracle(t *testing.T) {
 		}
 		t.Logf("%s: %d cases; HCL side agrees on %d; CUE side agrees on %d, differs on %d, does not convert %d",
 			c.Name, summary["cases"], summary["hcl agrees"], summary["cue agrees"], summary["cue differs"], summary["cue not converted"])
-		return map[string]string{"opentofu": opentofu, "summary": sum.String()}
+		return map[string]string{"opentofu": recorded, "summary": sum.String()}
 	})
 }
 
@@ -184,23 +184,8 @@ func parseValues(t *testing.T, s string) map[string]string {
 // local state, and returns the cases' values.
 func tofuValues(t *testing.T, tofu, dir string) map[string]string {
 	t.Helper()
-	work := t.TempDir()
-	if err := os.CopyFS(work, os.DirFS(dir)); err != nil {
-		t.Fatal(err)
-	}
-	env := append(os.Environ(), "TF_CLI_CONFIG_FILE=/dev/null", "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
-	run := func(args ...string) []byte {
-		cmd := exec.Command(tofu, args...)
-		cmd.Dir = work
-		cmd.Env = env
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("tofu %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.Bytes())
-		}
-		return out
-	}
+	r := opentofu.New(t, tofu, dir)
+	run := r.Run
 	run("init", "-input=false", "-no-color")
 	run("plan", "-input=false", "-no-color", "-out=plan.bin")
 	values := plannedValues(t, run("show", "-json", "plan.bin"))

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tofucue/tofucue/engine/plan"
 	"github.com/tofucue/tofucue/internal/cli"
+	"github.com/tofucue/tofucue/internal/opentofu"
 )
 
 // The modules in testdata/opentofu/ are planned by tofucue and compared
@@ -154,26 +155,10 @@ func TestOpenTofuLive(t *testing.T) {
 
 // tofuPlan runs tofu init, plan and show -json on a copy of dir, offline.
 func tofuPlan(t *testing.T, tofu, dir string) map[string]any {
-	work := t.TempDir()
-	if err := os.CopyFS(work, os.DirFS(dir)); err != nil {
-		t.Fatal(err)
-	}
-	env := append(os.Environ(), "TF_CLI_CONFIG_FILE=/dev/null", "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
-	run := func(args ...string) []byte {
-		cmd := exec.Command(tofu, args...)
-		cmd.Dir = work
-		cmd.Env = env
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("tofu %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.Bytes())
-		}
-		return out
-	}
-	run("init", "-input=false", "-no-color")
-	run("plan", "-input=false", "-no-color", "-out=plan.bin")
-	return decodeJSON(t, "tofu show -json", run("show", "-json", "plan.bin"))
+	r := opentofu.New(t, tofu, dir)
+	r.Run("init", "-input=false", "-no-color")
+	r.Run("plan", "-input=false", "-no-color", "-out=plan.bin")
+	return decodeJSON(t, "tofu show -json", r.Run("show", "-json", "plan.bin"))
 }
 
 // ourPlan is `hcl2cue plan --json DIR`, decoded.
