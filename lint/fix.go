@@ -1,10 +1,6 @@
 package lint
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -60,70 +56,4 @@ func (fx *Fixed) Diff() string {
 		b.WriteString(udiff.Unified("a/"+slashed, "b/"+slashed, string(fx.Original[name]), string(fx.Files[name])))
 	}
 	return b.String()
-}
-
-// Write writes every changed file in place, each atomically: the new
-// content goes to a temporary file in the same directory, with the
-// original's permissions, which then replaces the original by a rename, so
-// that a reader sees the old file or the new one and never a part. A file
-// that changed on disk since it was linted is left alone. The errors of
-// all files are joined; the files without error are written.
-func (fx *Fixed) Write() error {
-	var errs []error
-	for _, name := range fx.Names() {
-		if err := writeIfUnchanged(name, fx.Original[name], fx.Files[name]); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-func writeIfUnchanged(name string, original, data []byte) error {
-	fi, err := os.Stat(name)
-	if err != nil {
-		return err
-	}
-	current, err := os.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(current, original) {
-		return fmt.Errorf("%s: changed on disk while tofulint ran; not fixed", name)
-	}
-	return WriteFileAtomic(name, data, fi.Mode().Perm())
-}
-
-// WriteFileAtomic writes data to name through a temporary file in the same
-// directory and a rename, with permissions perm. On error the temporary
-// file is removed and name is unchanged.
-func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tofulint-*")
-	if err != nil {
-		return err
-	}
-	if err := writeAndClose(tmp, data, perm); err != nil {
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	return nil
-}
-
-// writeAndClose writes data to f, sets its permissions, flushes it to disk
-// and closes it.
-func writeAndClose(f *os.File, data []byte, perm os.FileMode) error {
-	_, err := f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

@@ -142,7 +142,7 @@ func TestFixWritesAtomicallyAndKeepsPermissions(t *testing.T) {
 	if got := fx.Diff(); got != wantDiff {
 		t.Errorf("Diff =\n%s\nwant\n%s", got, wantDiff)
 	}
-	if err := fx.Write(); err != nil {
+	if err := fx.Write(nil); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(main)
@@ -176,7 +176,7 @@ func TestFixLeavesFilesChangedSinceTheLint(t *testing.T) {
 	if err := os.WriteFile(main, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := fx.Write(); err == nil || !strings.Contains(err.Error(), "changed on disk") {
+	if err := fx.Write(nil); err == nil || !strings.Contains(err.Error(), "changed on disk") {
 		t.Errorf("Write = %v, want an error saying the file changed", err)
 	}
 	if data, _ := os.ReadFile(main); string(data) != edited {
