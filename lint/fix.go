@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,11 +50,40 @@ func (fx *Fixed) Names() []string {
 
 // Diff returns the unified diff of every changed file, in name order, with
 // git's a/ and b/ prefixes so that `git apply` and `patch -p1` take it.
+// The paths are relative to the current directory, where the patch then
+// applies; a file outside it is named by its absolute path without the
+// leading separator, as `git diff --no-index` does, and the patch applies
+// from the root directory (git apply refuses "..").
 func (fx *Fixed) Diff() string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		cwd = ""
+	}
 	var b strings.Builder
 	for _, name := range fx.Names() {
-		slashed := filepath.ToSlash(name)
-		b.WriteString(udiff.Unified("a/"+slashed, "b/"+slashed, string(fx.Original[name]), string(fx.Files[name])))
+		p := diffPath(cwd, name)
+		b.WriteString(udiff.Unified("a/"+p, "b/"+p, string(fx.Original[name]), string(fx.Files[name])))
 	}
 	return b.String()
+}
+
+// diffPath returns the slash-separated path that a diff made in cwd gives
+// the file name.
+func diffPath(cwd, name string) string {
+	abs := name
+	if !filepath.IsAbs(abs) && cwd != "" {
+		abs = filepath.Join(cwd, name)
+	}
+	abs = filepath.Clean(abs)
+	if cwd != "" {
+		if rel, err := filepath.Rel(cwd, abs); err == nil && filepath.IsLocal(rel) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	if !filepath.IsAbs(abs) {
+		// No current directory to resolve against: the name as given.
+		return filepath.ToSlash(abs)
+	}
+	// Drop the volume and the leading separator.
+	return strings.TrimLeft(filepath.ToSlash(abs[len(filepath.VolumeName(abs)):]), "/")
 }

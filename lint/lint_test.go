@@ -137,7 +137,10 @@ func TestFixWritesAtomicallyAndKeepsPermissions(t *testing.T) {
 	if len(fx.Skipped) > 0 {
 		t.Fatalf("skipped: %v", fx.Skipped)
 	}
-	wantDiff := "--- a/" + filepath.ToSlash(main) + "\n+++ b/" + filepath.ToSlash(main) + "\n" +
+	// The module is outside the current directory: its absolute path,
+	// without the leading slash.
+	inDiff := strings.TrimPrefix(filepath.ToSlash(main), "/")
+	wantDiff := "--- a/" + inDiff + "\n+++ b/" + inDiff + "\n" +
 		"@@ -1,3 +1,3 @@\n resource \"symbols\" \"legacy\" {}\n \n-output \"id\" { value = symbols.legacy.id }\n+output \"id\" { value = resource.symbols.legacy.id }\n"
 	if got := fx.Diff(); got != wantDiff {
 		t.Errorf("Diff =\n%s\nwant\n%s", got, wantDiff)

@@ -190,3 +190,20 @@ func TestTempOwner(t *testing.T) {
 		}
 	}
 }
+
+func TestDiffPath(t *testing.T) {
+	for _, c := range []struct{ cwd, name, want string }{
+		{"/work/repo", "/work/repo/m/main.tf", "m/main.tf"},
+		{"/work/repo", "m/main.tf", "m/main.tf"},
+		{"/work/repo", "./m/../m/main.tf", "m/main.tf"},
+		{"/work/repo", "/elsewhere/main.tf", "elsewhere/main.tf"},
+		{"/work/repo", "../other/main.tf", "work/other/main.tf"},
+		{"/", "/abs/main.tf", "abs/main.tf"},
+		{"", "m/main.tf", "m/main.tf"},
+		{"", "/abs/main.tf", "abs/main.tf"},
+	} {
+		if got := diffPath(c.cwd, c.name); got != c.want {
+			t.Errorf("diffPath(%q, %q) = %q, want %q", c.cwd, c.name, got, c.want)
+		}
+	}
+}
