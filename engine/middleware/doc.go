@@ -48,8 +48,9 @@
 // kills what the middleware started outside its group (with setsid, say):
 // the tool is the child subreaper of everything it starts, so such a
 // process, once its parent exits, becomes the tool's child; Close kills
-// and reaps every child of the tool that is not a running middleware and
-// every process whose environment holds the middleware's
+// and reaps every child of the tool that is not a running middleware nor
+// in the tool's own process group, and every process whose environment
+// holds the middleware's
 // TOFUCUE_MIDDLEWARE_RUN value. Elsewhere, and for a process that both
 // clears its environment and keeps its parent alive past the middleware,
 // only the process group is killed.

@@ -27,8 +27,9 @@ func becomeSubreaper() {
 // left behind outside its process group: every process whose environment
 // holds marker (which a middleware's descendants inherit, whatever
 // session or group they move to), and every child of this process that
-// is not a running middleware (an orphan handed to us as subreaper, even
-// one that cleared its environment). It reaps those that are our
+// is not a running middleware and not in this process's group (an orphan
+// handed to us as subreaper, even one that cleared its environment; what
+// the tool itself starts stays in its group). It reaps those that are our
 // children. Killing a process orphans its children, which then become
 // ours: it scans again until a scan finds nothing, a few times at most.
 func killStrays(marker string) {
@@ -53,7 +54,7 @@ func killStrays(marker string) {
 // killStraysOnce kills the strays that one scan of /proc finds and returns
 // their ids.
 func killStraysOnce(marker []byte) []int {
-	self := os.Getpid()
+	self, ownGroup := os.Getpid(), syscall.Getpgrp()
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -64,7 +65,9 @@ func killStraysOnce(marker []byte) []int {
 		if err != nil || pid == self || registry.pids[pid] {
 			continue
 		}
-		if parentOf(pid) != self && !environHas(pid, marker) {
+		ppid, pgid := parentOf(pid)
+		orphan := ppid == self && pgid != ownGroup
+		if !orphan && !environHas(pid, marker) {
 			continue
 		}
 		if syscall.Kill(pid, syscall.SIGKILL) == nil {
@@ -94,23 +97,25 @@ func gone(pid int) bool {
 	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z'
 }
 
-// parentOf returns the parent process id of pid, or 0.
-func parentOf(pid int) int {
+// parentOf returns the parent process id and the process group of pid,
+// or zeros.
+func parentOf(pid int) (ppid, pgid int) {
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0
+		return 0, 0
 	}
-	// pid (comm) state ppid ...; comm may hold spaces and parentheses.
+	// pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
 	i := bytes.LastIndexByte(stat, ')')
 	if i < 0 {
-		return 0
+		return 0, 0
 	}
 	fields := bytes.Fields(stat[i+1:])
-	if len(fields) < 2 {
-		return 0
+	if len(fields) < 3 {
+		return 0, 0
 	}
-	ppid, _ := strconv.Atoi(string(fields[1]))
-	return ppid
+	ppid, _ = strconv.Atoi(string(fields[1]))
+	pgid, _ = strconv.Atoi(string(fields[2]))
+	return ppid, pgid
 }
 
 // environHas reports whether the environment pid started with holds the
