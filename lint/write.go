@@ -42,10 +42,24 @@ func (fx *Fixed) Write(note func(string)) error {
 	}
 	var errs []error
 	swept := map[string]bool{}
+	written := map[string][]byte{} // by target, for a file linted under two names
 	for _, name := range fx.Names() {
-		if err := writeIfUnchanged(name, fx.Original[name], fx.Files[name], swept, note); err != nil {
+		target, err := filepath.EvalSymlinks(name)
+		if err != nil {
 			errs = append(errs, err)
+			continue
 		}
+		if prev, ok := written[target]; ok {
+			if !bytes.Equal(prev, fx.Files[name]) {
+				errs = append(errs, fmt.Errorf("%s: the same file as another one fixed under another name, with other fixes; not fixed twice", name))
+			}
+			continue
+		}
+		if err := writeIfUnchanged(name, target, fx.Original[name], fx.Files[name], swept, note); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		written[target] = fx.Files[name]
 	}
 	return errors.Join(errs...)
 }
@@ -54,11 +68,9 @@ func (fx *Fixed) Write(note func(string)) error {
 // writing and the last check of the original.
 var beforeRename func(target string)
 
-func writeIfUnchanged(name string, original, data []byte, swept map[string]bool, note func(string)) error {
-	target, err := filepath.EvalSymlinks(name)
-	if err != nil {
-		return err
-	}
+// writeIfUnchanged writes data to target, which is name with its symbolic
+// links resolved, if it still holds original.
+func writeIfUnchanged(name, target string, original, data []byte, swept map[string]bool, note func(string)) error {
 	if dir := filepath.Dir(target); !swept[dir] {
 		swept[dir] = true
 		removeStaleTemps(dir, note)

@@ -207,3 +207,21 @@ func TestDiffPath(t *testing.T) {
 		}
 	}
 }
+
+// A file linted under two names (itself and a link to it) is fixed once.
+func TestFixWritesFileUnderTwoNamesOnce(t *testing.T) {
+	root := writeTree(t, map[string]string{"real/main.tf": conflictModule})
+	if err := os.Symlink(filepath.Join("real", "main.tf"), filepath.Join(root, "alias.tf")); err != nil {
+		t.Fatal(err)
+	}
+	fx := Fix(mustRun(t, []Target{{Dir: root}, {Dir: filepath.Join(root, "real")}}, Options{}))
+	if len(fx.Files) != 2 {
+		t.Fatalf("fixes change %v, want both names", fx.Names())
+	}
+	if err := fx.Write(nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := readString(t, filepath.Join(root, "real", "main.tf")); got != fixedModule {
+		t.Errorf("after the fix:\n%s", got)
+	}
+}
