@@ -204,8 +204,14 @@ func userFiles(dir string, files map[string][]byte) ([]kept, error) {
 		return nil
 	})
 	// The modes of the directories that hold kept entries, set last.
+	holding := map[string]bool{}
+	for _, k := range out {
+		for d := filepath.Dir(k.path); d != "." && !holding[d]; d = filepath.Dir(d) {
+			holding[d] = true
+		}
+	}
 	for _, d := range dirModes {
-		if slices.ContainsFunc(out, func(k kept) bool { return strings.HasPrefix(k.path, d.path+string(filepath.Separator)) }) {
+		if holding[d.path] {
 			out = append(out, d)
 		}
 	}
