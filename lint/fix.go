@@ -1,9 +1,6 @@
 package lint
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,77 +50,40 @@ func (fx *Fixed) Names() []string {
 
 // Diff returns the unified diff of every changed file, in name order, with
 // git's a/ and b/ prefixes so that `git apply` and `patch -p1` take it.
+// The paths are relative to the current directory, where the patch then
+// applies; a file outside it is named by its absolute path without the
+// leading separator, as `git diff --no-index` does, and the patch applies
+// from the root directory (git apply refuses "..").
 func (fx *Fixed) Diff() string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		cwd = ""
+	}
 	var b strings.Builder
 	for _, name := range fx.Names() {
-		slashed := filepath.ToSlash(name)
-		b.WriteString(udiff.Unified("a/"+slashed, "b/"+slashed, string(fx.Original[name]), string(fx.Files[name])))
+		p := diffPath(cwd, name)
+		b.WriteString(udiff.Unified("a/"+p, "b/"+p, string(fx.Original[name]), string(fx.Files[name])))
 	}
 	return b.String()
 }
 
-// Write writes every changed file in place, each atomically: the new
-// content goes to a temporary file in the same directory, with the
-// original's permissions, which then replaces the original by a rename, so
-// that a reader sees the old file or the new one and never a part. A file
-// that changed on disk since it was linted is left alone. The errors of
-// all files are joined; the files without error are written.
-func (fx *Fixed) Write() error {
-	var errs []error
-	for _, name := range fx.Names() {
-		if err := writeIfUnchanged(name, fx.Original[name], fx.Files[name]); err != nil {
-			errs = append(errs, err)
+// diffPath returns the slash-separated path that a diff made in cwd gives
+// the file name.
+func diffPath(cwd, name string) string {
+	abs := name
+	if !filepath.IsAbs(abs) && cwd != "" {
+		abs = filepath.Join(cwd, name)
+	}
+	abs = filepath.Clean(abs)
+	if cwd != "" {
+		if rel, err := filepath.Rel(cwd, abs); err == nil && filepath.IsLocal(rel) {
+			return filepath.ToSlash(rel)
 		}
 	}
-	return errors.Join(errs...)
-}
-
-func writeIfUnchanged(name string, original, data []byte) error {
-	fi, err := os.Stat(name)
-	if err != nil {
-		return err
+	if !filepath.IsAbs(abs) {
+		// No current directory to resolve against: the name as given.
+		return filepath.ToSlash(abs)
 	}
-	current, err := os.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(current, original) {
-		return fmt.Errorf("%s: changed on disk while tofulint ran; not fixed", name)
-	}
-	return WriteFileAtomic(name, data, fi.Mode().Perm())
-}
-
-// WriteFileAtomic writes data to name through a temporary file in the same
-// directory and a rename, with permissions perm. On error the temporary
-// file is removed and name is unchanged.
-func WriteFileAtomic(name string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tofulint-*")
-	if err != nil {
-		return err
-	}
-	if err := writeAndClose(tmp, data, perm); err != nil {
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	return nil
-}
-
-// writeAndClose writes data to f, sets its permissions, flushes it to disk
-// and closes it.
-func writeAndClose(f *os.File, data []byte, perm os.FileMode) error {
-	_, err := f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	// Drop the volume and the leading separator.
+	return strings.TrimLeft(filepath.ToSlash(abs[len(filepath.VolumeName(abs)):]), "/")
 }

@@ -1,7 +1,8 @@
 // Package lint is what the tofulint command does between reading its flags
 // and writing its report: it finds the modules that the paths name, finds
 // each module's configuration file, loads and lints the modules in
-// parallel, and applies fixes to files atomically.
+// parallel, and applies fixes to files: linearly in their number, and
+// atomically where a file allows it (see Fixed.Write).
 package lint
 
 import (

@@ -137,12 +137,15 @@ func TestFixWritesAtomicallyAndKeepsPermissions(t *testing.T) {
 	if len(fx.Skipped) > 0 {
 		t.Fatalf("skipped: %v", fx.Skipped)
 	}
-	wantDiff := "--- a/" + filepath.ToSlash(main) + "\n+++ b/" + filepath.ToSlash(main) + "\n" +
+	// The module is outside the current directory: its absolute path,
+	// without the leading slash.
+	inDiff := strings.TrimPrefix(filepath.ToSlash(main), "/")
+	wantDiff := "--- a/" + inDiff + "\n+++ b/" + inDiff + "\n" +
 		"@@ -1,3 +1,3 @@\n resource \"symbols\" \"legacy\" {}\n \n-output \"id\" { value = symbols.legacy.id }\n+output \"id\" { value = resource.symbols.legacy.id }\n"
 	if got := fx.Diff(); got != wantDiff {
 		t.Errorf("Diff =\n%s\nwant\n%s", got, wantDiff)
 	}
-	if err := fx.Write(); err != nil {
+	if err := fx.Write(nil); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(main)
@@ -176,7 +179,7 @@ func TestFixLeavesFilesChangedSinceTheLint(t *testing.T) {
 	if err := os.WriteFile(main, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := fx.Write(); err == nil || !strings.Contains(err.Error(), "changed on disk") {
+	if err := fx.Write(nil); err == nil || !strings.Contains(err.Error(), "changed on disk") {
 		t.Errorf("Write = %v, want an error saying the file changed", err)
 	}
 	if data, _ := os.ReadFile(main); string(data) != edited {

@@ -34,14 +34,26 @@
 // # Process lifecycle
 //
 // Each selected middleware is started once per command, all at once, in
-// the module's directory, with the tool's environment plus env, in a
-// process group of its own. Its stderr is passed through to
-// Options.Stderr, each line prefixed with "[NAME] ". The processes live
-// until [Chain.Close], which closes each one's standard input (the signal
-// to exit, as for MCP's stdio servers; the RFC defines no shutdown
-// message), waits Options.ShutdownGrace, sends SIGTERM, waits again,
-// sends SIGKILL, and finally kills whatever else is left in the process
-// group, so that nothing the middleware started outlives the command.
+// the module's directory, with the tool's environment plus env and
+// TOFUCUE_MIDDLEWARE_RUN set to a value of its own, in a process group of
+// its own. Its stderr is passed through to Options.Stderr, each line
+// prefixed with "[NAME] "; it is read to its end whatever the length of a
+// line, and a line longer than 64 KiB is shown cut, with the number of
+// bytes left out. The processes live until [Chain.Close], which closes
+// each one's standard input (the signal to exit, as for MCP's stdio
+// servers; the RFC defines no shutdown message), waits
+// Options.ShutdownGrace, sends SIGTERM, waits again, sends SIGKILL, and
+// finally kills whatever else is left in the process group, so that
+// nothing the middleware started outlives the command. On Linux it also
+// kills what the middleware started outside its group (with setsid, say):
+// the tool is the child subreaper of everything it starts, so such a
+// process, once its parent exits, becomes the tool's child; Close kills
+// and reaps every child of the tool that is not a running middleware nor
+// in the tool's own process group, and every process whose environment
+// holds the middleware's
+// TOFUCUE_MIDDLEWARE_RUN value. Elsewhere, and for a process that both
+// clears its environment and keeps its parent alive past the middleware,
+// only the process group is killed.
 // The chain closes itself in the same way when the context given to
 // Start ends (an interrupt). Close reaps every process before it
 // returns.

@@ -37,7 +37,10 @@ func TestMain(m *testing.M) {
 // unset); FAKE_CONCURRENT=1 makes it declare and use concurrency;
 // FAKE_FAIL names a hook it fails; FAKE_LOG is a file it logs each call
 // to; FAKE_DELAY is a delay in milliseconds per call; FAKE_STDERR is a
-// line it writes to stderr at start.
+// line it writes to stderr at start; FAKE_STDERR_BYTES is the length of a
+// line of x it writes to stderr before that, followed by "after the long
+// line". In mode spawn, FAKE_SETSID=1 starts the child in a session of its
+// own and FAKE_CLEARENV=1 with nothing of the middleware's environment.
 //
 // Modes: ok; crash (exits on its first hook); crash-init (exits before
 // answering initialize); hang (never answers a hook); garbage (answers a
@@ -46,6 +49,10 @@ func TestMain(m *testing.M) {
 // (starts a sleeper child and leaves it behind); sleeper.
 func fake(mode string) int {
 	name := os.Getenv("FAKE_NAME")
+	if n, _ := strconv.Atoi(os.Getenv("FAKE_STDERR_BYTES")); n > 0 {
+		fmt.Fprintln(os.Stderr, strings.Repeat("x", n))
+		fmt.Fprintln(os.Stderr, "after the long line")
+	}
 	if line := os.Getenv("FAKE_STDERR"); line != "" {
 		fmt.Fprintln(os.Stderr, line)
 	}
@@ -61,6 +68,13 @@ func fake(mode string) int {
 	case "spawn":
 		child := exec.Command(os.Args[0])
 		child.Env = append(os.Environ(), fakeEnv+"=sleeper")
+		if os.Getenv("FAKE_SETSID") == "1" {
+			// Out of the middleware's process group and session.
+			child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		}
+		if os.Getenv("FAKE_CLEARENV") == "1" {
+			child.Env = []string{fakeEnv + "=sleeper"}
+		}
 		if err := child.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -761,6 +762,58 @@ terraform { middleware = [middleware.parent] }
 	}
 	closeChain(t, c)
 	assertGone(t, child)
+}
+
+// What a middleware starts outside its process group is killed too, and
+// reaped: found by the marker in its environment, or, when it cleared its
+// environment, as an orphan handed to this process as subreaper.
+func TestCloseKillsDescendantsOutsideItsGroup(t *testing.T) {
+	for name, env := range map[string]map[string]string{
+		"setsid":                    {"FAKE_SETSID": "1"},
+		"setsid with a cleared env": {"FAKE_SETSID": "1", "FAKE_CLEARENV": "1"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			pidfile := filepath.Join(t.TempDir(), "pid")
+			env["FAKE_PIDFILE"] = pidfile
+			m := loadModule(t, fakeBlock("parent", "spawn", env)+`
+terraform { middleware = [middleware.parent] }
+`)
+			c := start(t, m, Options{})
+			b, err := os.ReadFile(pidfile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			child, _ := strconv.Atoi(string(b))
+			if !alive(child) {
+				t.Fatalf("child %d is not running", child)
+			}
+			closeChain(t, c)
+			// Gone at once, and reaped: no zombie left either.
+			if err := syscall.Kill(child, 0); !errors.Is(err, syscall.ESRCH) {
+				t.Errorf("after Close, process %d: kill -0 = %v, want ESRCH", child, err)
+				_ = syscall.Kill(child, syscall.SIGKILL)
+			}
+		})
+	}
+}
+
+// A middleware that writes a line longer than any buffer to stderr is
+// drained and goes on; the line is shown cut, saying so.
+func TestLongStderrLine(t *testing.T) {
+	m := loadModule(t, fakeBlock("a", "ok", map[string]string{"FAKE_STDERR_BYTES": strconv.Itoa(3 << 20)})+`
+terraform { middleware = [middleware.a] }
+`)
+	stderr := &syncBuffer{}
+	c := start(t, m, Options{Stderr: stderr, Timeout: 10 * time.Second})
+	if _, diags := c.ResourceHook(context.Background(), PostPlan, "aws", instance("aws_instance", "web")); len(diags) > 0 {
+		t.Fatalf("diags: %v", diags)
+	}
+	closeChain(t, c)
+	got := stderr.String()
+	want := "[a] " + strings.Repeat("x", maxStderrLine) + fmt.Sprintf(" [line cut: %d more bytes not shown]\n[a] after the long line\n", 3<<20-maxStderrLine)
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("stderr (%d bytes) starts %q...%q, want %q...%q", len(got), got[:min(len(got), 40)], got[max(0, min(len(got), len(want))-80):min(len(got), len(want))], want[:40], want[len(want)-80:])
+	}
 }
 
 func TestEncodeShapes(t *testing.T) {

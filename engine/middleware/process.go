@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,10 +10,28 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
+
+// markerEnv is the environment variable that every middleware is started
+// with, set to a value of its own: its descendants inherit it, which is
+// how killStrays finds those that left its process group.
+const markerEnv = "TOFUCUE_MIDDLEWARE_RUN"
+
+// markers numbers the middleware processes this process starts.
+var markers atomic.Int64
+
+// registry holds the ids of the running middleware processes, so that
+// killStrays tells them from orphans; startProcess holds it from the
+// start of a process to its registration.
+var registry = struct {
+	sync.Mutex
+	pids map[int]bool
+}{pids: map[int]bool{}}
 
 // tailLines is how many of a middleware's last stderr lines an error
 // about its exit quotes.
@@ -23,6 +42,7 @@ type process struct {
 	decl    *Declaration
 	cmd     *exec.Cmd
 	pid     int
+	marker  string // markerEnv=value in its environment
 	conn    *conn
 	timeout time.Duration
 
@@ -80,9 +100,17 @@ func startProcess(decl *Declaration, dir string, timeout time.Duration, stderr *
 	for _, k := range slices.Sorted(maps.Keys(decl.Env)) {
 		cmd.Env = append(cmd.Env, k+"="+decl.Env[k])
 	}
+	marker := markerEnv + "=" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(markers.Add(1), 10)
+	cmd.Env = append(cmd.Env, marker)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	ownGroup(cmd)
+	becomeSubreaper()
+	registry.Lock()
 	err = cmd.Start()
+	if err == nil {
+		registry.pids[cmd.Process.Pid] = true
+	}
+	registry.Unlock()
 	// The child has its own copies of its ends now.
 	closeAll(inR, outW, errW)
 	if err != nil {
@@ -94,6 +122,7 @@ func startProcess(decl *Declaration, dir string, timeout time.Duration, stderr *
 		decl:       decl,
 		cmd:        cmd,
 		pid:        cmd.Process.Pid,
+		marker:     marker,
 		conn:       newConn(inW),
 		timeout:    timeout,
 		stdin:      inW,
@@ -105,6 +134,9 @@ func startProcess(decl *Declaration, dir string, timeout time.Duration, stderr *
 	p.conn.onFault = func(error) { p.halt() }
 	go func() {
 		p.waitErr = cmd.Wait()
+		registry.Lock()
+		delete(registry.pids, p.pid)
+		registry.Unlock()
 		close(p.exited)
 	}()
 	go p.forwardStderr(stderr)
@@ -118,23 +150,57 @@ func closeAll(files ...*os.File) {
 	}
 }
 
+// maxStderrLine is how much of one line of a middleware's stderr is shown;
+// the rest of a longer line is read and dropped.
+const maxStderrLine = 64 << 10
+
 // forwardStderr copies the middleware's stderr to the user's, each line
-// prefixed with the middleware's name, and keeps its last lines.
+// prefixed with the middleware's name, and keeps its last lines. It reads
+// until the stream ends, whatever the length of a line, so that the
+// middleware never blocks on a full pipe; a line longer than
+// maxStderrLine is shown cut, with how much was left out.
 func (p *process) forwardStderr(out *lineWriter) {
 	defer close(p.stderrDone)
-	sc := bufio.NewScanner(p.stderr)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
+	r := bufio.NewReaderSize(p.stderr, 64<<10)
+	for {
+		line, dropped, err := readLine(r, maxStderrLine)
+		if err != nil && len(line) == 0 && dropped == 0 {
+			return
+		}
+		text := string(line)
+		if dropped > 0 {
+			text += fmt.Sprintf(" [line cut: %d more bytes not shown]", dropped)
+		}
 		if out != nil {
-			out.line(p.decl.Name, line)
+			out.line(p.decl.Name, text)
 		}
 		p.tailMu.Lock()
-		p.tail = append(p.tail, line)
+		p.tail = append(p.tail, text)
 		if len(p.tail) > tailLines {
 			p.tail = p.tail[len(p.tail)-tailLines:]
 		}
 		p.tailMu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readLine reads one line from r, without its end, keeping its first
+// limit bytes and returning how many more it read and dropped. The error
+// is r's, at the end of the stream.
+func readLine(r *bufio.Reader, limit int) (line []byte, dropped int, err error) {
+	for {
+		frag, err := r.ReadSlice('\n')
+		if err == nil {
+			frag = bytes.TrimSuffix(frag[:len(frag)-1], []byte("\r"))
+		}
+		keep := min(len(frag), limit-len(line))
+		line = append(line, frag[:keep]...)
+		dropped += len(frag) - keep
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, dropped, err
+		}
 	}
 }
 
@@ -180,8 +246,9 @@ func (p *process) halt() {
 // stop shuts the middleware down: calls in flight fail, its input is
 // closed (the signal to exit, as for MCP's stdio servers), and if it has
 // not exited after grace it is sent SIGTERM, and after another grace
-// SIGKILL. Whatever it started in its process group is killed too. stop
-// returns once the process is reaped.
+// SIGKILL. Whatever it started in its process group is killed too, and so
+// is what it started elsewhere (killStrays). stop returns once the process
+// is reaped.
 func (p *process) stop(grace time.Duration) error {
 	p.stopOnce.Do(func() {
 		p.conn.fail(errShutdown)
@@ -196,6 +263,7 @@ func (p *process) stop(grace time.Duration) error {
 			}
 		}
 		_ = reapGroup(p.pid)
+		killStrays(p.marker)
 		waitFor(p.stderrDone, 500*time.Millisecond)
 		closeAll(p.stdout, p.stderr)
 	})

@@ -25,10 +25,13 @@ import (
 // convertLong is the help of hcl2cue convert.
 const convertLong = `convert converts the OpenTofu module in DIR to a CUE module.
 
-With -o OUT it writes the CUE module into OUT, replacing OUT only when it
-is empty or an earlier output of hcl2cue, and never leaving it
-half-written. Without -o it prints the files to stdout as a txtar archive
-("-- main.cue --" before each file).
+With -o OUT it writes the CUE module into OUT, only when OUT is empty or
+an earlier output of hcl2cue, and never leaves it half-written. Into an
+earlier output it replaces the files that convert wrote there (listed in
+OUT/cue.mod/hcl2cue-files.txt) and keeps every other file; a file of
+yours where convert now writes one is an error, and nothing is written.
+Without -o it prints the files to stdout as a txtar archive ("-- main.cue
+--" before each file).
 
 What cannot be converted is reported on stderr with its source. Such a
 module is written only with --allow-partial, with a placeholder

@@ -17,7 +17,9 @@ func TestTofulintDiffWritesNothing(t *testing.T) {
 	root := writeTree(t, map[string]string{"m/main.tf": commentedConflictModule})
 	main := filepath.Join(root, "m", "main.tf")
 	code, stdout, stderr := run(t, tofulint, "--diff", filepath.Join(root, "m"))
-	slashed := filepath.ToSlash(main)
+	// Outside the current directory: the absolute path without its
+	// leading slash, as git diff --no-index writes it.
+	slashed := strings.TrimPrefix(filepath.ToSlash(main), "/")
 	want := "--- a/" + slashed + "\n+++ b/" + slashed + "\n@@ -1,3 +1,3 @@\n" +
 		" resource \"symbols\" \"legacy\" {}\n \n" +
 		"-output \"id\" { value = symbols.legacy.id } # a comment that stays\n" +

@@ -186,7 +186,7 @@ func (r *lintRun) fix() error {
 		fmt.Fprintf(r.stderr, "tofulint: fix not applied: %v\n", e)
 	}
 	if len(fx.Files) > 0 {
-		if err := fx.Write(); err != nil {
+		if err := fx.Write(func(msg string) { fmt.Fprintf(r.stderr, "tofulint: %s\n", msg) }); err != nil {
 			return &exitError{code: ExitError, err: err}
 		}
 		fmt.Fprintf(r.stderr, "tofulint: fixed %s\n", plural(len(fx.Files), "file"))
