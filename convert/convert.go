@@ -12,6 +12,7 @@ import (
 	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
 )
@@ -100,6 +101,8 @@ type converter struct {
 	usesPath, usesWorkspace, usesPlanTime bool
 
 	localKinds map[string]kind
+	// localTypes caches staticType of locals.
+	localTypes map[string]cty.Type
 	// localsRefined caches refinedNotNull of locals.
 	localsRefined map[string]bool
 	// localsUnknown caches localMayBeUnknown.
@@ -176,6 +179,7 @@ func newConverter(m *config.Module, opts Options, fam *family, child string) *co
 		featureSymbols: map[string]bool{},
 		topLevel:       map[string]bool{},
 		localKinds:     map[string]kind{},
+		localTypes:     map[string]cty.Type{},
 		localsRefined:  map[string]bool{},
 		localsUnknown:  map[string]bool{},
 	}

@@ -119,8 +119,17 @@ func (c *converter) localKind(name string) kind {
 	return perLocal(c, c.localKinds, name, kindUnknown, c.kindOf)
 }
 
-// kindOf works out the kind of an expression without converting it.
+// kindOf works out the kind of an expression without converting it:
+// from its form, else from its static type (typeOf).
 func (c *converter) kindOf(e hcl.Expression) kind {
+	if k := c.formKind(e); k != kindUnknown {
+		return k
+	}
+	return kindOfType(c.typeOf(e))
+}
+
+// formKind is the kind an expression's form tells.
+func (c *converter) formKind(e hcl.Expression) kind {
 	switch e := e.(type) {
 	case *hclsyntax.LiteralValueExpr:
 		if e.Val.IsNull() {

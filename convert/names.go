@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue/ast"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
 )
@@ -128,6 +129,9 @@ type binding struct {
 	iterator   bool
 	key, value string
 	kind       kind
+	// ty is the type of the value bound (typeOf), NilType
+	// where not worked out.
+	ty cty.Type
 	// known is set where the value bound is known while planning (see
 	// mayBeUnknown); each.key is known even where each.value is not.
 	known bool

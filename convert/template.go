@@ -50,16 +50,26 @@ func (c *converter) templateJoin(e *hclsyntax.TemplateJoinExpr) ast.Expr {
 // result) and the source is not known to be a list, the keys are sorted.
 func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 	src, sk := c.expr(e.CollExpr)
+	ct := c.typeOf(e.CollExpr)
+	if sk == kindUnknown && (ct.IsListType() || ct.IsTupleType()) {
+		// A list is iterated in order: no keys to sort.
+		sk = kindList
+	}
 
 	names := map[string]binding{}
 	known := c.knownIn(e.CollExpr)
 	keyVar, valVar := "", c.fresh(e.ValVar)
-	vk := kindUnknown
-	if ty, ok := c.variableType(e.CollExpr); ok && (ty.IsListType() || ty.IsSetType() || ty.IsMapType()) {
-		// for p in var.prefixes: an element of the variable's type.
-		vk = kindOfType(ty.ElementType())
+	// for p in var.prefixes: an element of the collection's type.
+	kt, vt := elementTypes(ct)
+	vk := kindOfType(vt)
+	if t, ok := e.CollExpr.(*hclsyntax.TupleConsExpr); ok && len(t.Exprs) > 0 {
+		// The elements' forms tell more: [1, 2] holds whole numbers.
+		vk = kindNull
+		for _, x := range t.Exprs {
+			vk = join(vk, c.kindOf(x))
+		}
 	}
-	names[e.ValVar] = binding{cue: valVar, known: known, kind: vk}
+	names[e.ValVar] = binding{cue: valVar, known: known, kind: vk, ty: vt}
 	// Over a set, OpenTofu's key is the element itself; CUE's set is a
 	// list, whose key would be the index.
 	set := e.KeyVar != "" && c.isSetExpr(e.CollExpr)
@@ -74,7 +84,7 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 		case kindMap:
 			kk = kindString
 		}
-		names[e.KeyVar] = binding{cue: keyVar, kind: kk, known: known}
+		names[e.KeyVar] = binding{cue: keyVar, kind: kk, known: known, ty: kt}
 	}
 	c.push(names)
 	defer c.pop()

@@ -1,0 +1,243 @@
+package convert
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	ctyconvert "github.com/zclconf/go-cty/cty/convert"
+)
+
+// typeOf works out the type OpenTofu gives an expression before it
+// evaluates it, as far as the module says: a variable's type constraint,
+// a literal's type, the type a function returns for its arguments' types
+// (OpenTofu's own signature of the function, from package functions), the
+// elements and attributes of the collections and objects built or read,
+// and the variables of for expressions. It is cty.DynamicPseudoType where
+// that is not known. The writer takes what it chooses from it: a for over
+// a list needs no ordering of keys, lower(v) of a string needs no
+// conversion to string. What CUE computes per element where the type is
+// not known (a kind test) is what makes a chain of module calls cost
+// more with each call, so each type known here is work saved at each
+// call of each layer.
+func (c *converter) typeOf(e hcl.Expression) (ty cty.Type) {
+	defer func() {
+		// A function's type check may panic on arguments it does not
+		// expect; the type is then not known.
+		if recover() != nil {
+			ty = cty.DynamicPseudoType
+		}
+	}()
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		if e.Val.IsNull() {
+			return cty.DynamicPseudoType
+		}
+		return e.Val.Type()
+	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateJoinExpr:
+		return cty.String
+	case *hclsyntax.TemplateWrapExpr:
+		return c.typeOf(e.Wrapped)
+	case *hclsyntax.ParenthesesExpr:
+		return c.typeOf(e.Expression)
+	case *hclsyntax.TupleConsExpr:
+		tys := make([]cty.Type, len(e.Exprs))
+		for i, x := range e.Exprs {
+			tys[i] = c.typeOf(x)
+		}
+		return cty.Tuple(tys)
+	case *hclsyntax.ObjectConsExpr:
+		attrs := map[string]cty.Type{}
+		for _, it := range e.Items {
+			name, ok := objectKeyName(it.KeyExpr)
+			if !ok {
+				return cty.DynamicPseudoType
+			}
+			attrs[name] = c.typeOf(it.ValueExpr)
+		}
+		return cty.Object(attrs)
+	case *hclsyntax.ScopeTraversalExpr:
+		return c.traversalType(e.Traversal)
+	case *hclsyntax.RelativeTraversalExpr:
+		return stepType(c.typeOf(e.Source), e.Traversal)
+	case *hclsyntax.IndexExpr:
+		ct := c.typeOf(e.Collection)
+		key, ok := constValue(e.Key)
+		if !ok {
+			key = cty.UnknownVal(c.typeOf(e.Key))
+		}
+		return stepType(ct, hcl.Traversal{hcl.TraverseIndex{Key: key}})
+	case *hclsyntax.FunctionCallExpr:
+		f, ok := signatures[e.Name]
+		if !ok || e.ExpandFinal {
+			return cty.DynamicPseudoType
+		}
+		// An argument of a type not known is taken for the parameter's
+		// type, which OpenTofu converts it to (or refuses it): compact of
+		// anything is a list of strings.
+		params, variadic := f.Params(), f.VarParam()
+		args := make([]cty.Type, len(e.Args))
+		for i, a := range e.Args {
+			args[i] = c.typeOf(a)
+			var pt cty.Type
+			switch {
+			case i < len(params):
+				pt = params[i].Type
+			case variadic != nil:
+				pt = variadic.Type
+			default:
+				continue
+			}
+			// A type with parts not known that converts to a parameter
+			// type known in full is taken for it: a list of anything
+			// given to compact is a list of strings.
+			if args[i] == cty.DynamicPseudoType || args[i].HasDynamicTypes() && !pt.HasDynamicTypes() && ctyconvert.GetConversionUnsafe(args[i], pt) != nil {
+				args[i] = pt
+			}
+		}
+		rt, err := f.ReturnType(args)
+		if err != nil {
+			return cty.DynamicPseudoType
+		}
+		return rt
+	case *hclsyntax.ConditionalExpr:
+		a, b := c.typeOf(e.TrueResult), c.typeOf(e.FalseResult)
+		if a.Equals(b) {
+			return a
+		}
+		if u, _ := ctyconvert.UnifyUnsafe([]cty.Type{a, b}); u != cty.NilType {
+			return u
+		}
+		return cty.DynamicPseudoType
+	case *hclsyntax.BinaryOpExpr:
+		switch e.Op {
+		case hclsyntax.OpAdd, hclsyntax.OpSubtract, hclsyntax.OpMultiply, hclsyntax.OpDivide, hclsyntax.OpModulo:
+			return cty.Number
+		}
+		return cty.Bool
+	case *hclsyntax.UnaryOpExpr:
+		if e.Op == hclsyntax.OpLogicalNot {
+			return cty.Bool
+		}
+		return cty.Number
+	case *hclsyntax.ForExpr:
+		if e.Group {
+			return cty.DynamicPseudoType
+		}
+		kt, vt := elementTypes(c.typeOf(e.CollExpr))
+		names := map[string]binding{e.ValVar: {ty: vt}}
+		if e.KeyVar != "" {
+			names[e.KeyVar] = binding{ty: kt}
+		}
+		c.push(names)
+		defer c.pop()
+		et := c.typeOf(e.ValExpr)
+		if e.KeyExpr != nil {
+			return cty.Map(et)
+		}
+		return cty.List(et)
+	}
+	return cty.DynamicPseudoType
+}
+
+// traversalType is the type of var.X..., local.X... or a for variable's
+// value and the steps after it.
+func (c *converter) traversalType(t hcl.Traversal) cty.Type {
+	root := t.RootName()
+	if b, ok := c.lookup(root); ok {
+		if b.ty == cty.NilType {
+			return cty.DynamicPseudoType
+		}
+		return stepType(b.ty, t[1:])
+	}
+	if len(t) < 2 {
+		return cty.DynamicPseudoType
+	}
+	a, ok := t[1].(hcl.TraverseAttr)
+	if !ok {
+		return cty.DynamicPseudoType
+	}
+	switch root {
+	case "var":
+		if v := c.m.Variables[a.Name]; v != nil && v.Type != cty.NilType {
+			return stepType(v.Type, t[2:])
+		}
+	case "local":
+		return stepType(c.localType(a.Name), t[2:])
+	}
+	return cty.DynamicPseudoType
+}
+
+// localType is typeOf a local value's expression.
+func (c *converter) localType(name string) cty.Type {
+	return perLocal(c, c.localTypes, name, cty.DynamicPseudoType, c.typeOf)
+}
+
+// stepType is the type of what the steps t reach in a value of type ty.
+func stepType(ty cty.Type, t hcl.Traversal) cty.Type {
+	for _, s := range t {
+		if ty == cty.DynamicPseudoType {
+			return ty
+		}
+		var key cty.Value
+		switch s := s.(type) {
+		case hcl.TraverseAttr:
+			key = cty.StringVal(s.Name)
+		case hcl.TraverseIndex:
+			key = s.Key
+		default:
+			return cty.DynamicPseudoType
+		}
+		switch {
+		case ty.IsListType() || ty.IsSetType() || ty.IsMapType():
+			ty = ty.ElementType()
+		case ty.IsObjectType() && key.IsKnown() && key.Type() == cty.String && ty.HasAttribute(key.AsString()):
+			ty = ty.AttributeType(key.AsString())
+		case ty.IsTupleType() && key.IsKnown() && key.Type() == cty.Number:
+			i, acc := key.AsBigFloat().Int64()
+			elems := ty.TupleElementTypes()
+			if acc != 0 || i < 0 || int(i) >= len(elems) {
+				return cty.DynamicPseudoType
+			}
+			ty = elems[i]
+		default:
+			return cty.DynamicPseudoType
+		}
+	}
+	return ty
+}
+
+// elementTypes are the types of the keys and values a for expression
+// iterates in a collection of type ty (cty.DynamicPseudoType where not
+// known): a tuple's or an object's elements must be of one type.
+func elementTypes(ty cty.Type) (key, val cty.Type) {
+	switch {
+	case ty.IsListType():
+		return cty.Number, ty.ElementType()
+	case ty.IsSetType():
+		return ty.ElementType(), ty.ElementType()
+	case ty.IsMapType():
+		return cty.String, ty.ElementType()
+	case ty.IsTupleType():
+		return cty.Number, sameType(ty.TupleElementTypes())
+	case ty.IsObjectType():
+		var tys []cty.Type
+		for _, t := range ty.AttributeTypes() {
+			tys = append(tys, t)
+		}
+		return cty.String, sameType(tys)
+	}
+	return cty.DynamicPseudoType, cty.DynamicPseudoType
+}
+
+// sameType is the one type of all of tys, or cty.DynamicPseudoType.
+func sameType(tys []cty.Type) cty.Type {
+	if len(tys) == 0 {
+		return cty.DynamicPseudoType
+	}
+	for _, t := range tys[1:] {
+		if !t.Equals(tys[0]) {
+			return cty.DynamicPseudoType
+		}
+	}
+	return tys[0]
+}

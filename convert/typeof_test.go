@@ -1,0 +1,70 @@
+package convert
+
+import (
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/internal/testtree"
+)
+
+// TestTypeOf checks the static types the writer chooses forms by: those
+// of OpenTofu's type check, as far as the module says.
+func TestTypeOf(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{"main.tf": `
+variable "context" {
+  type = any
+}
+variable "names" {
+  type = list(string)
+}
+variable "obj" {
+  type = object({ a = number, tags = map(string) })
+}
+locals {
+  input = {
+    attributes = compact(distinct(concat(var.context.attributes, var.names)))
+    n          = var.obj.a
+  }
+  pairs = { for k, v in var.obj.tags : k => upper(v) }
+}
+`})
+	m, diags := config.Load(dir)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	c := newConverter(m, Options{}, nil, "")
+	for _, tc := range []struct {
+		expr string
+		want cty.Type
+	}{
+		// compact takes a list of strings: what it is given converts to
+		// one, whatever var.context is.
+		{"local.input.attributes", cty.List(cty.String)},
+		{"local.input.n", cty.Number},
+		{"var.names[0]", cty.String},
+		{"var.obj.tags.x", cty.String},
+		{"local.pairs", cty.Map(cty.String)},
+		{`[for s in var.names : length(s)]`, cty.List(cty.Number)},
+		{`true ? 1 : "x"`, cty.String},
+		// A template of one interpolation is its value, unconverted.
+		{`"${var.obj.a}"`, cty.Number},
+		{`"n=${var.obj.a}"`, cty.String},
+		{`[1, "a"]`, cty.Tuple([]cty.Type{cty.Number, cty.String})},
+		{"var.context.x", cty.DynamicPseudoType},
+		{"concat(var.context.attributes, var.names)", cty.DynamicPseudoType},
+		{"local.missing", cty.DynamicPseudoType},
+		{"var.names[var.context]", cty.String},
+	} {
+		e, diags := hclsyntax.ParseExpression([]byte(tc.expr), "x.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		if got := c.typeOf(e); !got.Equals(tc.want) {
+			t.Errorf("typeOf(%s) = %#v, want %#v", tc.expr, got, tc.want)
+		}
+	}
+}
