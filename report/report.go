@@ -14,6 +14,8 @@
 //   - text: each finding the way tofu validate prints a diagnostic:
 //     severity, summary with the rule's name, file and line with a source
 //     snippet, detail, and the fix it suggests. A clean run prints nothing.
+//     At most MaxPerFile are shown per file, then a line counting the rest
+//     (DiagnosticWriter, which every command's text diagnostics use).
 //   - json: the contract of DESIGN.md: {"issues": [...], "errors": [...]},
 //     the rules' findings in issues and the loading diagnostics in errors,
 //     in the report's order, each with its range; "fixable" tells whether
@@ -152,13 +154,7 @@ func writeText(w io.Writer, files map[string]*hcl.File, findings []rules.Finding
 		all = append(all, findingDiagnostic(&findings[i]))
 	}
 	SortDiagnostics(all)
-	dw := hcl.NewDiagnosticTextWriter(w, files, 0, false)
-	for _, d := range all {
-		if err := dw.WriteDiagnostic(d); err != nil {
-			return err
-		}
-	}
-	return nil
+	return WriteDiagnostics(w, files, all)
 }
 
 // findingDiagnostic shows a finding as a diagnostic: errors as errors, the

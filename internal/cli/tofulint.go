@@ -145,8 +145,7 @@ func (r *lintRun) run() (*report.Report, error) {
 	rep, diags := lint.Run(r.targets, r.opts)
 	if diags.HasErrors() {
 		report.SortDiagnostics(diags)
-		dw := hcl.NewDiagnosticTextWriter(r.stderr, sourcesOf(diags), 0, false)
-		_ = dw.WriteDiagnostics(diags)
+		_ = report.WriteDiagnostics(r.stderr, sourcesOf(diags), diags)
 		return nil, &exitError{code: ExitError, err: errors.New("invalid configuration")}
 	}
 	rep.Version = Version()
