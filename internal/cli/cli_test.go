@@ -222,8 +222,8 @@ func TestVersionOf(t *testing.T) {
 		info *debug.BuildInfo
 		want string
 	}{
-		{name: "no build info", info: nil, want: "(devel)"},
-		{name: "empty version", info: &debug.BuildInfo{}, want: "(devel)"},
+		{name: "no build info", info: nil, want: "devel (go1.0)"},
+		{name: "empty version", info: &debug.BuildInfo{GoVersion: "go1.25.1"}, want: "devel (go1.25.1)"},
 		{name: "tagged", info: &debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}}, want: "v0.3.0"},
 		{
 			name: "devel with revision",
@@ -235,7 +235,7 @@ func TestVersionOf(t *testing.T) {
 					{Key: "vcs.modified", Value: "true"},
 				},
 			},
-			want: "(devel) (revision 0123456789abcdef0123456789abcdef01234567, modified)",
+			want: "devel (revision 0123456789abcdef0123456789abcdef01234567, modified, go1.0)",
 		},
 		{
 			name: "clean revision",
@@ -248,7 +248,7 @@ func TestVersionOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := versionOf(tt.info); got != tt.want {
+			if got := versionOf(tt.info, "go1.0"); got != tt.want {
 				t.Errorf("versionOf = %q, want %q", got, tt.want)
 			}
 		})
