@@ -109,17 +109,16 @@ func ParseConfig(src []byte, filename string) (Config, hcl.Diagnostics) {
 			seenConfig = true
 			diags = append(diags, decodeConfigBlock(b, &cfg)...)
 		case "rule":
-			name := b.Labels[0]
-			r := Lookup(name)
-			if r == nil {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown rule", Detail: unknownRule(name).Error() + ". tofulint --list-rules lists the rules.", Subject: b.LabelRanges[0].Ptr()})
+			name, err := Resolve(b.Labels[0])
+			if err != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown rule", Detail: err.Error() + ". tofulint --list-rules lists the rules.", Subject: b.LabelRanges[0].Ptr()})
 				continue
 			}
 			if _, dup := cfg.Rules[name]; dup {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate rule block", Detail: fmt.Sprintf("The rule %q is configured twice in this file.", name), Subject: b.LabelRanges[0].Ptr()})
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate rule block", Detail: fmt.Sprintf("The rule %q is configured twice in this file (by its tofulint or its TFLint name).", name), Subject: b.LabelRanges[0].Ptr()})
 				continue
 			}
-			rc, rdiags := decodeRuleBlock(b, r)
+			rc, rdiags := decodeRuleBlock(b, Lookup(name))
 			diags = append(diags, rdiags...)
 			cfg.Rules[name] = rc
 		}

@@ -62,13 +62,15 @@ type Selected struct {
 func (cfg Config) Select() ([]Selected, error) {
 	var errs []error
 	for name := range cfg.Rules {
-		if Lookup(name) == nil {
-			errs = append(errs, unknownRule(name))
+		if canonical, err := Resolve(name); err != nil {
+			errs = append(errs, err)
+		} else if canonical != name {
+			errs = append(errs, fmt.Errorf("rule %q is configured by its TFLint name: Config.Rules takes tofulint names (Resolve)", name))
 		}
 	}
 	for _, name := range cfg.Only {
-		if Lookup(name) == nil {
-			errs = append(errs, unknownRule(name))
+		if _, err := Resolve(name); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if len(errs) > 0 {
@@ -83,7 +85,7 @@ func (cfg Config) Select() ([]Selected, error) {
 			on = *rc.Enabled
 		}
 		if len(cfg.Only) > 0 {
-			on = slices.Contains(cfg.Only, r.Name)
+			on = slices.ContainsFunc(cfg.Only, func(n string) bool { return n == r.Name || r.TFLint != "" && n == r.TFLint })
 		}
 		if !on {
 			continue

@@ -285,6 +285,8 @@ func TestTofulintRules(t *testing.T) {
 		{name: "opt-in mistakes are feature_opt_in findings", args: []string{filepath.Join(root, "optin")}, code: ExitFindings, stdout: []string{"Error: Unknown experiment keyword (feature_opt_in)"}},
 		{name: "opt-in findings can be disabled", args: []string{"--disable-rule", "feature_opt_in", filepath.Join(root, "optin")}, code: ExitOK},
 		{name: "unknown rule", args: []string{"--only", "symbol_refrence", conflict}, code: ExitError, stderr: []string{`unknown rule "symbol_refrence" (did you mean "symbol_reference"?)`}},
+		{name: "disabled by TFLint name", args: []string{"--report-unused-ignores", "--disable-rule", "terraform_deprecated_index", "--only", "terraform_unused_declarations,future_symbol_conflict", conflict}, code: ExitFindings, stdout: []string{"(future_symbol_conflict)"}},
+		{name: "TFLint plugin rule", args: []string{"--only", "aws_instance_invalid_type", conflict}, code: ExitError, stderr: []string{`belongs to TFLint's tflint-ruleset-aws plugin`}},
 		{name: "unknown severity", args: []string{"--minimum-failure-severity", "fatal", conflict}, code: ExitError, stderr: []string{`unknown severity "fatal"`}},
 	}
 	runCases(t, tofulint, tests)

@@ -81,7 +81,11 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 			}{{enableRules, true}, {disableRules, false}} {
 				for _, name := range list.names {
 					on := list.on
-					over.Rules[name] = rules.RuleConfig{Enabled: &on}
+					canonical, err := rules.Resolve(name)
+					if err != nil {
+						return err
+					}
+					over.Rules[canonical] = rules.RuleConfig{Enabled: &on}
 				}
 			}
 			if _, err := over.Select(); err != nil {
