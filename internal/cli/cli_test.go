@@ -334,3 +334,22 @@ func TestTofulintListRules(t *testing.T) {
 		}
 	}
 }
+
+// TFLint's flags: --force, --chdir and --filter, with TFLint's meanings.
+func TestTofulintTFLintFlags(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"m/main.tf":    conflictModule,
+		"m/outputs.tf": "variable \"unused\" {\n  type = string\n}\n",
+		"bad/main.tf":  "variable {\n",
+	})
+	m := filepath.Join(root, "m")
+	tests := []cliCase{
+		{name: "force: findings exit 0", args: []string{"--force", m}, code: ExitOK, stdout: []string{"(future_symbol_conflict)", "(unused_declaration)"}},
+		{name: "force: loading errors still exit 1", args: []string{"--force", filepath.Join(root, "bad")}, code: ExitFindings, stdout: []string{"Error: "}},
+		{name: "chdir", args: []string{"--chdir", m, "--format", "compact"}, code: ExitFindings, stdout: []string{filepath.Join(m, "main.tf") + ":4:", filepath.Join(m, "outputs.tf") + ":1:"}},
+		{name: "filter one file", args: []string{"--chdir", m, "--filter", "out*.tf", "--format", "compact"}, code: ExitFindings, stdout: []string{"1 issue(s) found:", filepath.Join(m, "outputs.tf") + ":1:"}},
+		{name: "filter matching nothing", args: []string{"--filter", "none.tf", m}, code: ExitOK},
+		{name: "bad filter", args: []string{"--filter", "[", m}, code: ExitError, stderr: []string{`--filter "[": syntax error in pattern`}},
+	}
+	runCases(t, tofulint, tests)
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -28,7 +29,9 @@ func newTofulintCommand() *cobra.Command {
 	var (
 		format, minSeverity, configFile      string
 		recursive, listRules, reportUnused   bool
-		fix, diff                            bool
+		fix, diff, force                     bool
+		chdir                                string
+		filters                              []string
 		jobs                                 int
 		enableRules, disableRules, onlyRules []string
 		modules                              moduleFlags
@@ -50,13 +53,14 @@ severities and options, and excludes files. Flags override it.
 
 A finding is silenced by "# tofulint-ignore: RULE" on the line above it or
 at the end of its line, and "# tofulint-ignore-file: RULE" at the top of a
-file silences RULE in the whole file.
+file silences RULE in the whole file. TFLint's rule names and its
+tflint-ignore comments work too.
 
 --fix applies the fixes of the findings in place and then reports what is
 left; --diff prints the fixes as a unified diff and writes nothing.
 
 Exit status: 0 when no module has a loading error and no finding is at or
-above --minimum-failure-severity, 1 otherwise, 2 on a usage, configuration
+above --minimum-failure-severity (with --force: no loading error), 1 otherwise, 2 on a usage, configuration
 or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 		Version: Version(),
 		Args:    cobra.ArbitraryArgs,
@@ -94,18 +98,24 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 			if over.Sources, err = modules.sources(); err != nil {
 				return &exitError{code: ExitError, err: err}
 			}
+			if chdir != "" {
+				args, configFile = inDir(chdir, args), inDir(chdir, []string{configFile})[0]
+			}
 			if configFile != "" {
 				if _, err := os.Stat(configFile); err != nil {
 					return &exitError{code: ExitError, err: fmt.Errorf("--config: %w", err)}
 				}
 			}
 			targets, err := lint.Expand(args, recursive)
+			if err == nil {
+				targets, err = lint.Filter(targets, filters, chdir)
+			}
 			if err != nil {
 				return &exitError{code: ExitError, err: err}
 			}
 			r := &lintRun{
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
-				targets: targets, format: format, failAt: failAt,
+				targets: targets, format: format, failAt: failAt, force: force,
 				opts: lint.Options{ConfigFile: configFile, Overrides: over, Jobs: jobs, KeepSyntax: format == report.Text},
 			}
 			switch {
@@ -129,6 +139,9 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 	flags.StringSliceVar(&onlyRules, "only", nil, "run only these rules")
 	flags.StringVar(&minSeverity, "minimum-failure-severity", rules.Notice.String(), "the least severe finding that makes the exit status 1: error|warning|notice")
 	flags.BoolVar(&reportUnused, "report-unused-ignores", false, "report tofulint-ignore comments that silence nothing")
+	flags.BoolVar(&force, "force", false, "exit 0 even when there are findings (loading errors still exit 1), as TFLint's --force")
+	flags.StringVar(&chdir, "chdir", "", "take PATHs, --config and --filter relative to this directory, as TFLint's --chdir")
+	flags.StringArrayVar(&filters, "filter", nil, "show only the findings in the files that match this glob (repeatable), as TFLint's --filter")
 	modules.registerMappings(flags)
 	flags.IntVarP(&jobs, "jobs", "j", 0, "modules linted at once (default: one per CPU)")
 	return cmd
@@ -140,6 +153,7 @@ type lintRun struct {
 	targets        []lint.Target
 	format         string
 	failAt         rules.Severity
+	force          bool // findings do not fail
 	opts           lint.Options
 }
 
@@ -170,7 +184,7 @@ func (r *lintRun) write(rep *report.Report) error {
 	if err := report.Write(r.stdout, r.format, rep); err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
-	failed := rep.Diagnostics.HasErrors() || slices.ContainsFunc(rep.Findings, func(f rules.Finding) bool { return f.Severity <= r.failAt })
+	failed := rep.Diagnostics.HasErrors() || !r.force && slices.ContainsFunc(rep.Findings, func(f rules.Finding) bool { return f.Severity <= r.failAt })
 	if failed {
 		return &exitError{code: ExitFindings}
 	}
@@ -232,6 +246,22 @@ func sourcesOf(diags hcl.Diagnostics) map[string]*hcl.File {
 		}
 	}
 	return files
+}
+
+// inDir returns paths with the relative ones under dir ("" stays "";
+// no path means dir itself).
+func inDir(dir string, paths []string) []string {
+	if len(paths) == 0 {
+		return []string{dir}
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if p != "" && !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		out[i] = p
+	}
+	return out
 }
 
 func plural(n int, noun string) string {
