@@ -150,6 +150,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"TFLint name with no equivalent", `rule "terraform_test_only" {}`, []string{`:1,6-27: Unknown rule; TFLint rule "terraform_test_only" has no equivalent in tofulint`}},
 		{"TFLint plugin rule", `rule "aws_instance_invalid_type" {}`, []string{`Unknown rule; rule "aws_instance_invalid_type" belongs to TFLint's tflint-ruleset-aws plugin, which tofulint does not have`}},
 		{"a rule by both names", "rule \"unused_declaration\" {}\nrule \"terraform_unused_declarations\" {}", []string{`:2,6-37: Duplicate rule block; The rule "unused_declaration" is configured twice`}},
+		{"unknown preset", "config {\n  preset = \"strict\"\n}", []string{`:2,12-20: Invalid preset; Unknown preset "strict": want recommended or all`}},
 		{"duplicate config", "config {}\nconfig {}", []string{`:2,1-7: Duplicate config block`}},
 		{"unknown block", `plugin "aws" {}`, []string{`Unsupported block type; Blocks of type "plugin" are not expected here.`}},
 		{"unknown config argument", "config {\n  disabled_by_defaults = true\n}", []string{`Did you mean "disabled_by_default"?`}},

@@ -21,6 +21,11 @@ type Config struct {
 	Rules map[string]RuleConfig
 	// DisabledByDefault runs only the rules that Rules enables.
 	DisabledByDefault bool
+	// Preset, "recommended" or "all", names a preset of TFLint's terraform
+	// ruleset: the rules that stand for a TFLint rule (Rule.TFLint) are
+	// on by default exactly when the preset holds their TFLint rule; the
+	// other rules keep their defaults. "" keeps every default.
+	Preset string
 	// Only, when not empty, runs exactly these rules (--only).
 	Only []string
 	// ReportUnusedIgnores reports ignore comments that silence nothing.
@@ -73,6 +78,13 @@ func (cfg Config) Select() ([]Selected, error) {
 			errs = append(errs, err)
 		}
 	}
+	var preset []string
+	if cfg.Preset != "" {
+		var ok bool
+		if preset, _, ok = TFLintPreset(cfg.Preset); !ok {
+			errs = append(errs, fmt.Errorf("unknown preset %q: want recommended or all", cfg.Preset))
+		}
+	}
 	if len(errs) > 0 {
 		slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
 		return nil, errors.Join(errs...)
@@ -80,7 +92,11 @@ func (cfg Config) Select() ([]Selected, error) {
 	var out []Selected
 	for _, r := range All() {
 		rc := cfg.Rules[r.Name]
-		on := r.Enabled && !cfg.DisabledByDefault
+		on := r.Enabled
+		if cfg.Preset != "" && r.TFLint != "" {
+			on = slices.Contains(preset, r.Name)
+		}
+		on = on && !cfg.DisabledByDefault
 		if rc.Enabled != nil {
 			on = *rc.Enabled
 		}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -29,7 +30,7 @@ func newTofulintCommand() *cobra.Command {
 	var (
 		format, minSeverity, configFile      string
 		recursive, listRules, reportUnused   bool
-		fix, diff, force                     bool
+		fix, diff, force, initConfig         bool
 		chdir                                string
 		filters                              []string
 		jobs                                 int
@@ -67,6 +68,9 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if listRules {
 				return writeRuleList(cmd.OutOrStdout())
+			}
+			if initConfig {
+				return writeInitConfig(cmd.ErrOrStderr(), cmp.Or(chdir, "."))
 			}
 			if !slices.Contains(report.Formats, format) {
 				return fmt.Errorf("invalid --format %q: want one of %s", format, strings.Join(report.Formats, ", "))
@@ -139,6 +143,7 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 	flags.StringSliceVar(&onlyRules, "only", nil, "run only these rules")
 	flags.StringVar(&minSeverity, "minimum-failure-severity", rules.Notice.String(), "the least severe finding that makes the exit status 1: error|warning|notice")
 	flags.BoolVar(&reportUnused, "report-unused-ignores", false, "report tofulint-ignore comments that silence nothing")
+	flags.BoolVar(&initConfig, "init", false, "write the "+rules.ConfigFileName+" equivalent to the "+rules.TFLintConfigFileName+" of the current (or --chdir) directory, and exit")
 	flags.BoolVar(&force, "force", false, "exit 0 even when there are findings (loading errors still exit 1), as TFLint's --force")
 	flags.StringVar(&chdir, "chdir", "", "take PATHs, --config and --filter relative to this directory, as TFLint's --chdir")
 	flags.StringArrayVar(&filters, "filter", nil, "show only the findings in the files that match this glob (repeatable), as TFLint's --filter")
@@ -165,6 +170,9 @@ func (r *lintRun) run() (*report.Report, error) {
 		report.SortDiagnostics(diags)
 		_ = report.WriteDiagnostics(r.stderr, sourcesOf(diags), diags)
 		return nil, &exitError{code: ExitError, err: errors.New("invalid configuration")}
+	}
+	if len(diags) > 0 { // warnings about the configuration, such as TFLint's
+		_ = report.WriteDiagnostics(r.stderr, sourcesOf(diags), diags)
 	}
 	rep.Version = Version()
 	return rep, nil
@@ -246,6 +254,34 @@ func sourcesOf(diags hcl.Diagnostics) map[string]*hcl.File {
 		}
 	}
 	return files
+}
+
+// writeInitConfig writes dir's .tofulint.hcl from its .tflint.hcl, with
+// the notices about what it does not carry over on stderr; it refuses to
+// replace a .tofulint.hcl.
+func writeInitConfig(stderr io.Writer, dir string) error {
+	from, to := filepath.Join(dir, rules.TFLintConfigFileName), filepath.Join(dir, rules.ConfigFileName)
+	if _, err := os.Stat(to); err == nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("--init: %s exists; remove it to write it again", to)}
+	}
+	src, err := os.ReadFile(from)
+	if err != nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("--init: nothing to convert: %w", err)}
+	}
+	cfg, diags := rules.ParseTFLintConfig(src, from)
+	diags = diags[1:] // not "reading TFLint's configuration": that is the point
+	if len(diags) > 0 {
+		_ = report.WriteDiagnostics(stderr, map[string]*hcl.File{from: {Bytes: src}}, diags)
+	}
+	if diags.HasErrors() {
+		return &exitError{code: ExitError, err: fmt.Errorf("--init: %s is not valid", from)}
+	}
+	out := append([]byte("# Written by tofulint --init from "+rules.TFLintConfigFileName+".\n"), cfg.HCL()...)
+	if err := os.WriteFile(to, out, 0o644); err != nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("--init: %w", err)}
+	}
+	fmt.Fprintf(stderr, "tofulint: wrote %s\n", to)
+	return nil
 }
 
 // inDir returns paths with the relative ones under dir ("" stays "";
