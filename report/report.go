@@ -102,6 +102,10 @@ type Report struct {
 	Rules []*rules.Rule
 	// Version is the version of tofulint that made the report.
 	Version string
+	// Root is the directory that SARIF's URIs are relative to: the
+	// repository's root (lint.RepositoryRoot); "" means the current
+	// directory.
+	Root string
 }
 
 // Write writes r to w in format, one of Formats.

@@ -175,6 +175,11 @@ func (r *lintRun) run() (*report.Report, error) {
 		_ = report.WriteDiagnostics(r.stderr, sourcesOf(diags), diags)
 	}
 	rep.Version = Version()
+	root, err := lint.RepositoryRoot(".")
+	if err != nil {
+		return nil, &exitError{code: ExitError, err: err}
+	}
+	rep.Root = root
 	return rep, nil
 }
 
