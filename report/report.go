@@ -26,9 +26,15 @@
 //     doc as short description, first paragraph as full description, whole
 //     doc as help, default level and state). Each finding that has a file
 //     is a result with its rule and rule index, level (error, warning,
-//     note), message (summary and detail), location (a relative URI
-//     against %SRCROOT%, and a region whose columns count Unicode code
-//     points) and, when it has a fix, the fix as byte-range replacements.
+//     note), message (summary and detail), location (a URI relative to
+//     Report.Root, the repository's root, against %SRCROOT%, whatever
+//     the current directory; a file URI for a file outside it; and a
+//     region whose columns count Unicode code points), a partial
+//     fingerprint that does not change when lines are added above the
+//     finding (a hash of the rule, the URI and the text of the finding's
+//     line and range, then ":N" for its occurrence among equal hashes)
+//     and, when it has a fix, the fix as byte-range replacements.
+//     Properties nobody set are left out (no empty arrays, no -1).
 //     A finding about no file is a tool execution notification of the
 //     run's invocation instead, since GitHub code scanning rejects a whole
 //     log that has a result without a location.
