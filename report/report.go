@@ -45,14 +45,15 @@
 //     suggested fix) and source (the rule's name, as TFLint writes it and
 //     reviewdog reads it). Findings about no file are in a <file> with an
 //     empty name.
-//   - junit: JUnit XML: a <testsuite> per file in name order, a failing
-//     <testcase> per finding, whatever its severity (name: the rule;
-//     classname and file: the file; the failure's type: the severity; its
-//     message "FILE:LINE:COL: summary"; its text "FILE:LINE:COL: Severity -
-//     summary (rule)", the detail and the suggested fix) and, for a file
-//     without findings, one passing testcase named "tofulint", so that a
-//     clean module gives a passing report rather than an empty one.
-//     Findings about no file are in a testsuite named "tofulint".
+//   - junit: JUnit XML: a <testsuite> per module (named by its directory)
+//     in name order, a failing <testcase> per finding, whatever its
+//     severity (name: the rule; classname and file: the file; the
+//     failure's type: the severity; its message "FILE:LINE:COL: summary";
+//     its text "FILE:LINE:COL: Severity - summary (rule)", the detail and
+//     the suggested fix) and, for a module without findings, one passing
+//     testcase named "tofulint", so that a clean module gives a passing
+//     report rather than an empty one. Findings about no file are in a
+//     testsuite named "tofulint".
 //   - compact: TFLint's compact format: a line "N issue(s) found:" and an
 //     empty line, then one line per finding, "FILE:LINE:COL: Severity -
 //     Message (rule)" ("Severity - Message (rule)" for one about no file).
@@ -63,9 +64,11 @@
 //   - github: a GitHub Actions workflow command per finding, "::error
 //     file=F,line=L,col=C,endLine=EL,endColumn=EC,title=RULE::MESSAGE"
 //     (::warning and ::notice for the other severities), which GitHub
-//     shows as an annotation. The message holds the summary, the detail
-//     and the suggested fix; properties and message are escaped as the
-//     runner requires. A clean run prints nothing.
+//     shows as an annotation. The message holds the summary, the
+//     suggested fix and a link to the rule's documentation (RuleDocURL;
+//     a loading diagnostic's detail too, not a finding's explanation);
+//     properties and message are escaped as the runner requires. A clean
+//     run prints nothing.
 package report
 
 import (

@@ -686,16 +686,26 @@ func TestJUnit(t *testing.T) {
 		"suite tofulint",
 		fmt.Sprintf("%s tofulint file=\"\" warning %q %q", LoadError, "No file at all", "Warning - No file at all (load_error)\n\nDetail: "+tricky),
 		fmt.Sprintf("made_up tofulint file=\"\" warning %q %q", "About the whole run, no file", "Warning - About the whole run, no file (made_up)"),
-		"suite a b.tf",
+		"suite .",
 		fmt.Sprintf("future_symbol_conflict a b.tf file=\"a b.tf\" notice %q %q", "a b.tf:2:14: "+tricky, "a b.tf:2:14: Notice - "+tricky+" (future_symbol_conflict)\n\nline one\r\nline two\twith a tab"),
-		"suite b.tf",
 		fmt.Sprintf("%s b.tf file=\"b.tf\" error %q %q", LoadError, "b.tf:1:1: Unsupported block type", "b.tf:1:1: Error - Unsupported block type (load_error)\n\nBlocks of type \"resources\" are not expected here."),
 		fmt.Sprintf("symbol_reference b.tf file=\"b.tf\" error %q %q", "b.tf:2:7: Reference to undefined symbol library", "b.tf:2:7: Error - Reference to undefined symbol library (symbol_reference)\n\nThere is no symbols block named \"legacy\".\n\nUse:\n    resource.symbols.legacy.id\n\nSuggested fix: Insert \"resource.\"."),
-		"suite clean.tf",
-		`tofulint clean.tf file="clean.tf"`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("junit =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// One suite per module: a clean module passes with one testcase.
+	r := &Report{
+		Findings: []rules.Finding{{Rule: "r", Severity: rules.Warning, Message: "m", Range: rng(filepath.Join("m1", "a.tf"), 1, 1, 0, 1, 2, 1)}},
+		Files:    map[string]*hcl.File{filepath.Join("m1", "a.tf"): {}, filepath.Join("m1", "b.tf"): {}, filepath.Join("m2", "c.tf"): {}},
+	}
+	got = nil
+	for _, s := range parseJUnit(t, write(t, JUnit, r)).Suites {
+		got = append(got, fmt.Sprintf("%s: %d tests, %d failures", s.Name, s.Tests, s.Failures))
+	}
+	if want := []string{"m1: 1 tests, 1 failures", "m2: 1 tests, 0 failures"}; !slices.Equal(got, want) {
+		t.Errorf("suites = %q, want %q", got, want)
 	}
 }
 
@@ -774,16 +784,30 @@ func TestGitHub(t *testing.T) {
 		}
 		got = append(got, c.command+" "+strings.Join(props, " ")+" | "+c.data)
 	}
+	readme := "\n\n" + InformationURI + "#tofulint-rules"
 	want := []string{
-		"warning title=load_error | No file at all\n\nDetail: " + tricky,
-		"warning title=made_up | About the whole run, no file",
-		"notice col=14 endColumn=17 endLine=2 file=a b.tf line=2 title=future_symbol_conflict | " + tricky + "\n\nline one\r\nline two\twith a tab",
-		"error col=1 endColumn=7 endLine=1 file=b.tf line=1 title=load_error | Unsupported block type\n\nBlocks of type \"resources\" are not expected here.",
-		"error col=7 endColumn=21 endLine=2 file=b.tf line=2 title=symbol_reference | Reference to undefined symbol library\n\nThere is no symbols block named \"legacy\".\n\nUse:\n    resource.symbols.legacy.id\n\nSuggested fix: Insert \"resource.\".",
-		"warning col=1 endColumn=2 endLine=4 file=d,1%:2.tf line=3 title=r,x | m%0A",
+		"warning title=load_error | No file at all\n\nDetail: " + tricky + readme,
+		"warning title=made_up | About the whole run, no file" + readme,
+		"notice col=14 endColumn=17 endLine=2 file=a b.tf line=2 title=future_symbol_conflict | " + tricky + "\n\n" + InformationURI + "/blob/main/rules/future_symbol_conflict.go",
+		"error col=1 endColumn=7 endLine=1 file=b.tf line=1 title=load_error | Unsupported block type\n\nBlocks of type \"resources\" are not expected here." + readme,
+		"error col=7 endColumn=21 endLine=2 file=b.tf line=2 title=symbol_reference | Reference to undefined symbol library\n\nSuggested fix: Insert \"resource.\".\n\n" + InformationURI + "/blob/main/rules/symbol_reference.go",
+		"warning col=1 endColumn=2 endLine=4 file=d,1%:2.tf line=3 title=r,x | m%0A" + readme,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("github =\n%q\nwant\n%q", got, want)
+	}
+}
+
+// Every rule's documentation link names a file that exists.
+func TestRuleDocURL(t *testing.T) {
+	for _, r := range rules.All() {
+		path, ok := strings.CutPrefix(RuleDocURL(r.Name), InformationURI+"/blob/main/")
+		if !ok {
+			t.Fatalf("%s: %s", r.Name, RuleDocURL(r.Name))
+		}
+		if _, err := os.Stat(filepath.Join("..", path)); err != nil {
+			t.Errorf("%s: %v", r.Name, err)
+		}
 	}
 }
 
