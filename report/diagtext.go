@@ -22,6 +22,14 @@ const MaxPerFile = 100
 // MaxPerFile diagnostics about one file; Close says how many more there
 // were.
 type DiagnosticWriter struct {
+	// Color marks severities (red errors, yellow warnings) and the
+	// source a diagnostic is about (bold, underlined) with terminal
+	// escape sequences, as hcl's writer does.
+	Color bool
+	// Columns gives the column with the line ("on FILE line L, column
+	// C"); hcl's writer gives the line alone.
+	Columns bool
+
 	w     io.Writer
 	files map[string]*hcl.File
 	lines map[string][]int // byte offsets of line starts, by file
@@ -65,6 +73,24 @@ func (dw *DiagnosticWriter) Write(d *hcl.Diagnostic) {
 	_, dw.err = dw.w.Write(b.Bytes())
 }
 
+// Terminal escape sequences of Color.
+const (
+	reset     = "\x1b[0m"
+	underline = "\x1b[1;4m"
+	bold      = "\x1b[1m"
+)
+
+// Heading writes a line naming the file whose diagnostics follow.
+func (dw *DiagnosticWriter) Heading(file string) {
+	if dw.err != nil {
+		return
+	}
+	if dw.Color {
+		file = bold + file + reset
+	}
+	_, dw.err = fmt.Fprintf(dw.w, "%s\n\n", file)
+}
+
 // Close writes, for each file with diagnostics that were not shown, a line
 // with their number, in file name order, and returns the first write error.
 func (dw *DiagnosticWriter) Close() error {
@@ -88,12 +114,15 @@ func (dw *DiagnosticWriter) Close() error {
 }
 
 func (dw *DiagnosticWriter) format(b *bytes.Buffer, d *hcl.Diagnostic) {
-	severity := "???????"
+	severity, color := "???????", ""
 	switch d.Severity {
 	case hcl.DiagError:
-		severity = "Error"
+		severity, color = "Error", "\x1b[31m"
 	case hcl.DiagWarning:
-		severity = "Warning"
+		severity, color = "Warning", "\x1b[33m"
+	}
+	if dw.Color {
+		severity = color + severity + reset
 	}
 	fmt.Fprintf(b, "%s: %s\n\n", severity, d.Summary)
 	if d.Subject != nil {
@@ -134,7 +163,11 @@ func (dw *DiagnosticWriter) snippet(b *bytes.Buffer, d *hcl.Diagnostic) {
 			context = ", in " + s
 		}
 	}
-	fmt.Fprintf(b, "  on %s line %d%s:\n", name, d.Subject.Start.Line, context)
+	column := ""
+	if dw.Columns {
+		column = fmt.Sprintf(", column %d", d.Subject.Start.Column)
+	}
+	fmt.Fprintf(b, "  on %s line %d%s%s:\n", name, d.Subject.Start.Line, column, context)
 	src := file.Bytes
 	starts := dw.lineStarts(name, src)
 	// The lines that can overlap the snippet: from the one before the line
@@ -161,7 +194,11 @@ func (dw *DiagnosticWriter) snippet(b *bytes.Buffer, d *hcl.Diagnostic) {
 			fmt.Fprintf(b, "%4d: %s\n", i+1, src[start:end])
 			continue
 		}
-		fmt.Fprintf(b, "%4d: %s%s%s\n", i+1, before.SliceBytes(src), marked.SliceBytes(src), after.SliceBytes(src))
+		mark, unmark := "", ""
+		if dw.Color {
+			mark, unmark = underline, reset
+		}
+		fmt.Fprintf(b, "%4d: %s%s%s%s%s\n", i+1, before.SliceBytes(src), mark, marked.SliceBytes(src), unmark, after.SliceBytes(src))
 	}
 	b.WriteByte('\n')
 }

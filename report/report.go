@@ -12,8 +12,10 @@
 // github. Below, "finding" stands for a finding or a loading diagnostic.
 //
 //   - text: each finding the way tofu validate prints a diagnostic:
-//     severity, summary with the rule's name, file and line with a source
-//     snippet, detail, and the fix it suggests. A clean run prints nothing.
+//     severity, summary with the rule's name, file, line and column with
+//     a source snippet, detail, and the fix it suggests; grouped by file,
+//     each rule's detail once unless TextOptions.Verbose, then a line of
+//     counts (writeText). A clean run prints nothing.
 //     At most MaxPerFile are shown per file, then a line counting the rest
 //     (DiagnosticWriter, which every command's text diagnostics use).
 //   - json: the contract of DESIGN.md: {"issues": [...], "errors": [...]},
@@ -76,6 +78,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -111,6 +114,8 @@ type Report struct {
 	Rules []*rules.Rule
 	// Version is the version of tofulint that made the report.
 	Version string
+	// Text holds the settings of the text format.
+	Text TextOptions
 	// Root is the directory that SARIF's URIs are relative to: the
 	// repository's root (lint.RepositoryRoot); "" means the current
 	// directory.
@@ -121,7 +126,7 @@ type Report struct {
 func Write(w io.Writer, format string, r *Report) error {
 	switch format {
 	case Text:
-		return writeText(w, r.Files, r.Findings, r.Diagnostics)
+		return writeText(w, r)
 	case JSON:
 		return writeJSON(w, r.Findings, r.Diagnostics)
 	case SARIF:
@@ -157,17 +162,98 @@ func SortDiagnostics(diags hcl.Diagnostics) {
 	})
 }
 
+// TextOptions are the settings of the text format.
+type TextOptions struct {
+	// Verbose gives every finding's explanation (its detail), not only the
+	// first of each rule's.
+	Verbose bool
+	// Color marks severities and the source a finding is about with
+	// terminal escape sequences.
+	Color bool
+}
+
 // writeText prints the loading diagnostics and the findings the way tofu
 // validate prints diagnostics: severity and summary (with the rule's name),
-// the file and line with a source snippet from files, then the detail; in
-// order of file and position.
-func writeText(w io.Writer, files map[string]*hcl.File, findings []rules.Finding, loadDiags hcl.Diagnostics) error {
-	all := slices.Clone(loadDiags)
-	for i := range findings {
-		all = append(all, findingDiagnostic(&findings[i]))
+// the file, line and column with a source snippet from files, then the
+// detail; grouped by file (a line naming it before its findings), in
+// order of position. A rule's findings explain themselves (their detail)
+// once per run, at the first, unless Verbose (the fix they suggest is
+// always given); loading diagnostics always explain themselves. A last line counts the errors, warnings and notices and the
+// modules they are in. A clean report prints nothing.
+func writeText(w io.Writer, r *Report) error {
+	all := slices.Clone(r.Diagnostics)
+	findingOf := map[*hcl.Diagnostic]*rules.Finding{}
+	var errs, warnings, notices int
+	for i := range r.Findings {
+		d := findingDiagnostic(&r.Findings[i])
+		findingOf[d] = &r.Findings[i]
+		all = append(all, d)
+		switch r.Findings[i].Severity {
+		case rules.Error:
+			errs++
+		case rules.Warning:
+			warnings++
+		default:
+			notices++
+		}
+	}
+	for _, d := range r.Diagnostics {
+		if d.Severity == hcl.DiagError {
+			errs++
+		} else {
+			warnings++
+		}
+	}
+	if len(all) == 0 {
+		return nil
 	}
 	SortDiagnostics(all)
-	return WriteDiagnostics(w, files, all)
+	dw := NewDiagnosticWriter(w, r.Files)
+	dw.Color, dw.Columns = r.Text.Color, true
+	explained := map[string]bool{}
+	file := ""
+	modules := map[string]bool{}
+	for _, d := range all {
+		if d.Subject != nil {
+			modules[filepath.Dir(d.Subject.Filename)] = true
+			if d.Subject.Filename != file {
+				file = d.Subject.Filename
+				dw.Heading(file)
+			}
+		}
+		if f, ok := findingOf[d]; ok {
+			if explained[f.Rule] && !r.Text.Verbose {
+				// Without the explanation, but with the fix.
+				short := *f
+				short.Detail = ""
+				d = findingDiagnostic(&short)
+				d.Detail = strings.TrimPrefix(d.Detail, "\n\n")
+			}
+			explained[f.Rule] = true
+		}
+		dw.Write(d)
+	}
+	if err := dw.Close(); err != nil {
+		return err
+	}
+	var counts []string
+	for _, c := range []struct {
+		n    int
+		noun string
+	}{{errs, "error"}, {warnings, "warning"}, {notices, "notice"}} {
+		if c.n > 0 {
+			counts = append(counts, plural(c.n, c.noun))
+		}
+	}
+	_, err := fmt.Fprintf(w, "%s in %s\n", strings.Join(counts, ", "), plural(max(len(modules), 1), "module"))
+	return err
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // findingDiagnostic shows a finding as a diagnostic: errors as errors, the

@@ -164,13 +164,34 @@ func TestText(t *testing.T) {
 	out := write(t, Text, sampleReport())
 	for _, want := range []string{
 		"Warning: No file at all\n",
-		"Error: Reference to undefined symbol library (symbol_reference)\n\n  on b.tf line 2:\n   2:   y = symbols.legacy.id\n",
+		"b.tf\n\nError: Unsupported block type\n",
+		"Error: Reference to undefined symbol library (symbol_reference)\n\n  on b.tf line 2, column 7:\n   2:   y = symbols.legacy.id\n",
 		`Suggested fix: Insert "resource.".`,
-		"Warning: notice: " + tricky + " (future_symbol_conflict)",
+		"a b.tf\n\nWarning: notice: " + tricky + " (future_symbol_conflict)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text output lacks %q:\n%s", want, out)
 		}
+	}
+	if want := "2 errors, 2 warnings, 1 notice in 1 module\n"; !strings.HasSuffix(out, want) {
+		t.Errorf("text output does not end with %q:\n%s", want, out)
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Errorf("escape sequences without Color:\n%s", out)
+	}
+
+	// A rule explains itself once, unless verbose; colour when asked.
+	r := &Report{Files: map[string]*hcl.File{}}
+	for i, file := range []string{filepath.Join("m1", "a.tf"), filepath.Join("m1", "a.tf"), filepath.Join("m2", "b.tf")} {
+		r.Findings = append(r.Findings, rules.Finding{Rule: "r", Severity: rules.Warning, Message: fmt.Sprint("m", i), Detail: "The explanation.",
+			Range: rng(file, i+1, 1, i*10, i+1, 2, i*10+1), Fix: &rules.Fix{Description: "Do it"}})
+	}
+	if out := write(t, Text, r); strings.Count(out, "The explanation.") != 1 || strings.Count(out, "\nSuggested fix: Do it.\n") != 3 || !strings.HasSuffix(out, "3 warnings in 2 modules\n") {
+		t.Errorf("text:\n%s", out)
+	}
+	r.Text = TextOptions{Verbose: true, Color: true}
+	if out := write(t, Text, r); strings.Count(out, "The explanation.") != 3 || !strings.Contains(out, "\x1b[33mWarning\x1b[0m: m0 (r)") {
+		t.Errorf("verbose, color:\n%q", out)
 	}
 }
 

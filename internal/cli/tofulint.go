@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/tofucue/tofucue/lint"
 	"github.com/tofucue/tofucue/report"
@@ -32,6 +33,7 @@ func newTofulintCommand() *cobra.Command {
 		recursive, listRules, reportUnused   bool
 		fix, diff, force, initConfig         bool
 		chdir                                string
+		verbose, noColor, forceColor         bool
 		filters                              []string
 		jobs                                 int
 		enableRules, disableRules, onlyRules []string
@@ -117,9 +119,13 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 			if err != nil {
 				return &exitError{code: ExitError, err: err}
 			}
+			if noColor && forceColor {
+				return errors.New("--color and --no-color cannot be used together")
+			}
 			r := &lintRun{
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
 				targets: targets, format: format, failAt: failAt, force: force,
+				text: report.TextOptions{Verbose: verbose, Color: forceColor || !noColor && colorTerminal(cmd.OutOrStdout())},
 				opts: lint.Options{ConfigFile: configFile, Overrides: over, Jobs: jobs, KeepSyntax: format == report.Text},
 			}
 			switch {
@@ -144,6 +150,9 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 	flags.StringVar(&minSeverity, "minimum-failure-severity", rules.Notice.String(), "the least severe finding that makes the exit status 1: error|warning|notice")
 	flags.BoolVar(&reportUnused, "report-unused-ignores", false, "report tofulint-ignore comments that silence nothing")
 	flags.BoolVar(&initConfig, "init", false, "write the "+rules.ConfigFileName+" equivalent to the "+rules.TFLintConfigFileName+" of the current (or --chdir) directory, and exit")
+	flags.BoolVarP(&verbose, "verbose", "v", false, "text: give every finding's explanation, not only the first of each rule's")
+	flags.BoolVar(&noColor, "no-color", false, "text: no color, even on a terminal (so does a NO_COLOR environment variable)")
+	flags.BoolVar(&forceColor, "color", false, "text: color, even when the output is not a terminal")
 	flags.BoolVar(&force, "force", false, "exit 0 even when there are findings (loading errors still exit 1), as TFLint's --force")
 	flags.StringVar(&chdir, "chdir", "", "take PATHs, --config and --filter relative to this directory, as TFLint's --chdir")
 	flags.StringArrayVar(&filters, "filter", nil, "show only the findings in the files that match this glob (repeatable), as TFLint's --filter")
@@ -159,6 +168,7 @@ type lintRun struct {
 	format         string
 	failAt         rules.Severity
 	force          bool // findings do not fail
+	text           report.TextOptions
 	opts           lint.Options
 }
 
@@ -180,6 +190,7 @@ func (r *lintRun) run() (*report.Report, error) {
 		return nil, &exitError{code: ExitError, err: err}
 	}
 	rep.Root = root
+	rep.Text = r.text
 	return rep, nil
 }
 
@@ -287,6 +298,13 @@ func writeInitConfig(stderr io.Writer, dir string) error {
 	}
 	fmt.Fprintf(stderr, "tofulint: wrote %s\n", to)
 	return nil
+}
+
+// colorTerminal reports whether w is a terminal and the NO_COLOR
+// convention (no-color.org) does not turn color off.
+func colorTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && os.Getenv("NO_COLOR") == "" && term.IsTerminal(int(f.Fd()))
 }
 
 // inDir returns paths with the relative ones under dir ("" stays "";
