@@ -17,6 +17,7 @@ require (
 	github.com/zclconf/go-cty-yaml v1.2.0
 	golang.org/x/crypto v0.58.0
 	golang.org/x/sys v0.49.0
+	golang.org/x/term v0.47.0
 	golang.org/x/text v0.43.0
 	golang.org/x/tools v0.52.0
 )

@@ -149,3 +149,61 @@ func isConfigFileName(name string) bool {
 	}
 	return false
 }
+
+// Filter narrows each target to its configuration files that match one of
+// the glob patterns (filepath.Match syntax, relative to base, as TFLint's
+// --filter takes them): only their findings are shown. A target none of
+// whose files match still loads, and shows nothing. A malformed pattern is
+// an error.
+func Filter(targets []Target, patterns []string, base string) ([]Target, error) {
+	if len(patterns) == 0 {
+		return targets, nil
+	}
+	full := make([]string, len(patterns))
+	for i, p := range patterns {
+		full[i] = filepath.Join(base, p)
+		if _, err := filepath.Match(full[i], ""); err != nil {
+			return nil, fmt.Errorf("--filter %q: %w", p, err)
+		}
+	}
+	out := make([]Target, 0, len(targets))
+	for _, t := range targets {
+		entries, err := os.ReadDir(t.Dir)
+		if err != nil {
+			return nil, err
+		}
+		files := []string{}
+		for _, e := range entries {
+			path := filepath.Join(t.Dir, e.Name())
+			if e.IsDir() || !isConfigFileName(e.Name()) || t.Files != nil && !slices.Contains(t.Files, path) {
+				continue
+			}
+			if slices.ContainsFunc(full, func(p string) bool { ok, _ := filepath.Match(p, path); return ok }) {
+				files = append(files, path)
+			}
+		}
+		out = append(out, Target{Dir: t.Dir, Files: files})
+	}
+	return out, nil
+}
+
+// RepositoryRoot returns the root of the git work tree that holds dir: the
+// nearest directory at or above it with a .git entry (a directory, or the
+// file of a linked work tree or submodule); dir itself, made absolute,
+// when there is none.
+func RepositoryRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := abs; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return abs, nil
+		}
+		d = parent
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/tofucue/tofucue/rules"
 )
 
 // writeGitHub writes r as GitHub Actions workflow commands, one per
@@ -14,8 +16,7 @@ import (
 //
 // with ::warning and ::notice for the other severities, which GitHub shows
 // as annotations on the files of the run and of its pull request. The
-// message holds the summary, the detail and the suggested fix. A clean
-// report writes nothing.
+// message is annotationText's. A clean report writes nothing.
 func writeGitHub(w io.Writer, r *Report) error {
 	var b strings.Builder
 	its := items(r)
@@ -40,10 +41,35 @@ func writeGitHub(w io.Writer, r *Report) error {
 		}
 		props = append(props, "title="+escapeProperty(it.rule))
 		level := severityLevel(it.severity, "error", "warning", "notice")
-		fmt.Fprintf(&b, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(it.fullText()))
+		fmt.Fprintf(&b, "::%s %s::%s\n", level, strings.Join(props, ","), escapeData(annotationText(it)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// annotationText is what an annotation says: the message, the fix it
+// suggests, and a link to the rule's documentation; the detail, which
+// explains at length, only for a loading diagnostic, whose summary alone
+// ("Unsupported block type") does not say what is wrong.
+func annotationText(it *item) string {
+	s := it.message
+	if it.rule == LoadError && it.detail != "" {
+		s += "\n\n" + it.detail
+	}
+	if it.fix != nil && it.fix.Description != "" {
+		s += "\n\nSuggested fix: " + it.fix.Description + "."
+	}
+	return s + "\n\n" + RuleDocURL(it.rule)
+}
+
+// RuleDocURL is where a rule is documented: its file in rules/, whose
+// Doc is its documentation, for a registered rule; the README's table of
+// rules for the others (load_error, unused_ignore).
+func RuleDocURL(name string) string {
+	if r := rules.Lookup(name); r != nil {
+		return InformationURI + "/blob/main/rules/" + r.Name + ".go"
+	}
+	return InformationURI + "#tofulint-rules"
 }
 
 // dataEscaper escapes a workflow command's message, which the runner

@@ -3,6 +3,8 @@ package report
 import (
 	"encoding/xml"
 	"io"
+	"path/filepath"
+	"slices"
 )
 
 // The JUnit XML that CI systems read (GitLab's test reports, Jenkins,
@@ -45,14 +47,18 @@ type junitFailure struct {
 // junitPassing names the testcase of a file without findings.
 const junitPassing = "tofulint"
 
-// writeJUnit writes r as JUnit XML: a testsuite per file in name order,
-// named by the file, with a failing testcase per finding or loading
-// diagnostic (named by its rule, classname the file; every severity fails,
-// as in TFLint's report, the failure's type saying which) and, for a file
-// without any, one passing testcase, so that a clean module is a passing
-// report and not an empty one. What is about no file is in a testsuite
+// writeJUnit writes r as JUnit XML: a testsuite per module (the directory
+// of its files) in name order, named by the directory, with a failing
+// testcase per finding or loading diagnostic (named by its rule, classname
+// and file the file; every severity fails, as in TFLint's report, the
+// failure's type saying which) and, for a module without any, one passing
+// testcase, so that a clean module is a passing report and not an empty
+// one. What is about no file is in a testsuite
 // named "tofulint", first. Times are 0: tofulint does not time its rules,
 // and the same report always gives the same bytes.
+// moduleOf names the module of a file: its directory.
+func moduleOf(file string) string { return filepath.Dir(file) }
+
 func writeJUnit(w io.Writer, r *Report) error {
 	its := items(r)
 	doc := junitSuites{Name: "tofulint", Time: "0"}
@@ -72,8 +78,13 @@ func writeJUnit(w io.Writer, r *Report) error {
 			break
 		}
 	}
+	var modules []string
 	for _, name := range fileNames(r, its) {
-		suite(name)
+		modules = append(modules, moduleOf(name))
+	}
+	slices.Sort(modules)
+	for _, m := range slices.Compact(modules) {
+		suite(m)
 	}
 	for i := range its {
 		it := &its[i]
@@ -97,7 +108,11 @@ func writeJUnit(w io.Writer, r *Report) error {
 			Type:    severityLevel(it.severity, "error", "warning", "notice"),
 			Text:    text,
 		}
-		s := suite(name)
+		suiteName := junitPassing
+		if it.rng != nil {
+			suiteName = moduleOf(name)
+		}
+		s := suite(suiteName)
 		s.Cases = append(s.Cases, c)
 		s.Tests++
 		s.Failures++
@@ -105,7 +120,7 @@ func writeJUnit(w io.Writer, r *Report) error {
 	for i := range doc.Suites {
 		s := &doc.Suites[i]
 		if len(s.Cases) == 0 {
-			s.Cases = append(s.Cases, junitCase{Name: junitPassing, Classname: s.Name, File: s.Name, Time: "0"})
+			s.Cases = append(s.Cases, junitCase{Name: junitPassing, Classname: s.Name, Time: "0"})
 			s.Tests++
 		}
 		doc.Tests += s.Tests

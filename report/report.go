@@ -12,8 +12,12 @@
 // github. Below, "finding" stands for a finding or a loading diagnostic.
 //
 //   - text: each finding the way tofu validate prints a diagnostic:
-//     severity, summary with the rule's name, file and line with a source
-//     snippet, detail, and the fix it suggests. A clean run prints nothing.
+//     severity, summary with the rule's name, file, line and column with
+//     a source snippet, detail, and the fix it suggests; grouped by file,
+//     each rule's detail once unless TextOptions.Verbose, then a line of
+//     counts (writeText). A clean run prints nothing.
+//     At most MaxPerFile are shown per file, then a line counting the rest
+//     (DiagnosticWriter, which every command's text diagnostics use).
 //   - json: the contract of DESIGN.md: {"issues": [...], "errors": [...]},
 //     the rules' findings in issues and the loading diagnostics in errors,
 //     in the report's order, each with its range; "fixable" tells whether
@@ -24,9 +28,15 @@
 //     doc as short description, first paragraph as full description, whole
 //     doc as help, default level and state). Each finding that has a file
 //     is a result with its rule and rule index, level (error, warning,
-//     note), message (summary and detail), location (a relative URI
-//     against %SRCROOT%, and a region whose columns count Unicode code
-//     points) and, when it has a fix, the fix as byte-range replacements.
+//     note), message (summary and detail), location (a URI relative to
+//     Report.Root, the repository's root, against %SRCROOT%, whatever
+//     the current directory; a file URI for a file outside it; and a
+//     region whose columns count Unicode code points), a partial
+//     fingerprint that does not change when lines are added above the
+//     finding (a hash of the rule, the URI and the text of the finding's
+//     line and range, then ":N" for its occurrence among equal hashes)
+//     and, when it has a fix, the fix as byte-range replacements.
+//     Properties nobody set are left out (no empty arrays, no -1).
 //     A finding about no file is a tool execution notification of the
 //     run's invocation instead, since GitHub code scanning rejects a whole
 //     log that has a result without a location.
@@ -37,14 +47,15 @@
 //     suggested fix) and source (the rule's name, as TFLint writes it and
 //     reviewdog reads it). Findings about no file are in a <file> with an
 //     empty name.
-//   - junit: JUnit XML: a <testsuite> per file in name order, a failing
-//     <testcase> per finding, whatever its severity (name: the rule;
-//     classname and file: the file; the failure's type: the severity; its
-//     message "FILE:LINE:COL: summary"; its text "FILE:LINE:COL: Severity -
-//     summary (rule)", the detail and the suggested fix) and, for a file
-//     without findings, one passing testcase named "tofulint", so that a
-//     clean module gives a passing report rather than an empty one.
-//     Findings about no file are in a testsuite named "tofulint".
+//   - junit: JUnit XML: a <testsuite> per module (named by its directory)
+//     in name order, a failing <testcase> per finding, whatever its
+//     severity (name: the rule; classname and file: the file; the
+//     failure's type: the severity; its message "FILE:LINE:COL: summary";
+//     its text "FILE:LINE:COL: Severity - summary (rule)", the detail and
+//     the suggested fix) and, for a module without findings, one passing
+//     testcase named "tofulint", so that a clean module gives a passing
+//     report rather than an empty one. Findings about no file are in a
+//     testsuite named "tofulint".
 //   - compact: TFLint's compact format: a line "N issue(s) found:" and an
 //     empty line, then one line per finding, "FILE:LINE:COL: Severity -
 //     Message (rule)" ("Severity - Message (rule)" for one about no file).
@@ -55,9 +66,11 @@
 //   - github: a GitHub Actions workflow command per finding, "::error
 //     file=F,line=L,col=C,endLine=EL,endColumn=EC,title=RULE::MESSAGE"
 //     (::warning and ::notice for the other severities), which GitHub
-//     shows as an annotation. The message holds the summary, the detail
-//     and the suggested fix; properties and message are escaped as the
-//     runner requires. A clean run prints nothing.
+//     shows as an annotation. The message holds the summary, the
+//     suggested fix and a link to the rule's documentation (RuleDocURL;
+//     a loading diagnostic's detail too, not a finding's explanation);
+//     properties and message are escaped as the runner requires. A clean
+//     run prints nothing.
 package report
 
 import (
@@ -65,6 +78,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -100,13 +114,19 @@ type Report struct {
 	Rules []*rules.Rule
 	// Version is the version of tofulint that made the report.
 	Version string
+	// Text holds the settings of the text format.
+	Text TextOptions
+	// Root is the directory that SARIF's URIs are relative to: the
+	// repository's root (lint.RepositoryRoot); "" means the current
+	// directory.
+	Root string
 }
 
 // Write writes r to w in format, one of Formats.
 func Write(w io.Writer, format string, r *Report) error {
 	switch format {
 	case Text:
-		return writeText(w, r.Files, r.Findings, r.Diagnostics)
+		return writeText(w, r)
 	case JSON:
 		return writeJSON(w, r.Findings, r.Diagnostics)
 	case SARIF:
@@ -142,23 +162,98 @@ func SortDiagnostics(diags hcl.Diagnostics) {
 	})
 }
 
+// TextOptions are the settings of the text format.
+type TextOptions struct {
+	// Verbose gives every finding's explanation (its detail), not only the
+	// first of each rule's.
+	Verbose bool
+	// Color marks severities and the source a finding is about with
+	// terminal escape sequences.
+	Color bool
+}
+
 // writeText prints the loading diagnostics and the findings the way tofu
 // validate prints diagnostics: severity and summary (with the rule's name),
-// the file and line with a source snippet from files, then the detail; in
-// order of file and position.
-func writeText(w io.Writer, files map[string]*hcl.File, findings []rules.Finding, loadDiags hcl.Diagnostics) error {
-	all := slices.Clone(loadDiags)
-	for i := range findings {
-		all = append(all, findingDiagnostic(&findings[i]))
-	}
-	SortDiagnostics(all)
-	dw := hcl.NewDiagnosticTextWriter(w, files, 0, false)
-	for _, d := range all {
-		if err := dw.WriteDiagnostic(d); err != nil {
-			return err
+// the file, line and column with a source snippet from files, then the
+// detail; grouped by file (a line naming it before its findings), in
+// order of position. A rule's findings explain themselves (their detail)
+// once per run, at the first, unless Verbose (the fix they suggest is
+// always given); loading diagnostics always explain themselves. A last line counts the errors, warnings and notices and the
+// modules they are in. A clean report prints nothing.
+func writeText(w io.Writer, r *Report) error {
+	all := slices.Clone(r.Diagnostics)
+	findingOf := map[*hcl.Diagnostic]*rules.Finding{}
+	var errs, warnings, notices int
+	for i := range r.Findings {
+		d := findingDiagnostic(&r.Findings[i])
+		findingOf[d] = &r.Findings[i]
+		all = append(all, d)
+		switch r.Findings[i].Severity {
+		case rules.Error:
+			errs++
+		case rules.Warning:
+			warnings++
+		default:
+			notices++
 		}
 	}
-	return nil
+	for _, d := range r.Diagnostics {
+		if d.Severity == hcl.DiagError {
+			errs++
+		} else {
+			warnings++
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	SortDiagnostics(all)
+	dw := NewDiagnosticWriter(w, r.Files)
+	dw.Color, dw.Columns = r.Text.Color, true
+	explained := map[string]bool{}
+	file := ""
+	modules := map[string]bool{}
+	for _, d := range all {
+		if d.Subject != nil {
+			modules[filepath.Dir(d.Subject.Filename)] = true
+			if d.Subject.Filename != file {
+				file = d.Subject.Filename
+				dw.Heading(file)
+			}
+		}
+		if f, ok := findingOf[d]; ok {
+			if explained[f.Rule] && !r.Text.Verbose {
+				// Without the explanation, but with the fix.
+				short := *f
+				short.Detail = ""
+				d = findingDiagnostic(&short)
+				d.Detail = strings.TrimPrefix(d.Detail, "\n\n")
+			}
+			explained[f.Rule] = true
+		}
+		dw.Write(d)
+	}
+	if err := dw.Close(); err != nil {
+		return err
+	}
+	var counts []string
+	for _, c := range []struct {
+		n    int
+		noun string
+	}{{errs, "error"}, {warnings, "warning"}, {notices, "notice"}} {
+		if c.n > 0 {
+			counts = append(counts, plural(c.n, c.noun))
+		}
+	}
+	_, err := fmt.Fprintf(w, "%s in %s\n", strings.Join(counts, ", "), plural(max(len(modules), 1), "module"))
+	return err
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // findingDiagnostic shows a finding as a diagnostic: errors as errors, the

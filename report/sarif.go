@@ -3,6 +3,10 @@ package report
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -70,6 +74,8 @@ func writeSARIF(w io.Writer, r *Report) error {
 		addRule(ruleInfo(name))
 	}
 
+	root := sarifRoot(r.Root)
+	seen := map[string]int{} // fingerprints so far, for the occurrence count
 	inv := sarif.NewInvocation().WithExecutionSuccessful(true)
 	for i := range its {
 		it := &its[i]
@@ -87,10 +93,13 @@ func writeSARIF(w io.Writer, r *Report) error {
 			// The fix is in fixes, not in the message.
 			WithMessage(sarif.NewTextMessage(withDetail(it.message, it.detail))).
 			AddLocation(sarif.NewLocationWithPhysicalLocation(sarif.NewPhysicalLocation().
-				WithArtifactLocation(artifactLocation(it.rng.Filename)).
+				WithArtifactLocation(artifactLocation(it.rng.Filename, root)).
 				WithRegion(sarifRegion(r.Files, it.rng))))
+		fp := fingerprint(it.rule, relativeURI(it.rng.Filename, root), r.Files, it.rng)
+		res.WithPartialFingerprints(map[string]string{fingerprintKey: fmt.Sprintf("%s:%d", fp, seen[fp])})
+		seen[fp]++
 		if it.fix != nil && len(it.fix.Edits) > 0 {
-			res.AddFixe(sarifFix(it.fix, it.rng.Filename))
+			res.AddFixe(sarifFix(it.fix, it.rng.Filename, root))
 		}
 		run.AddResult(res)
 	}
@@ -99,12 +108,99 @@ func writeSARIF(w io.Writer, r *Report) error {
 	log := sarif.NewReport()
 	log.AddRun(run)
 	var buf bytes.Buffer
-	if err := log.PrettyWrite(&buf); err != nil {
+	if err := log.Write(&buf); err != nil {
 		return err
 	}
-	buf.WriteByte('\n')
-	_, err := w.Write(buf.Bytes())
+	out, err := withoutPlaceholders(buf.Bytes())
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
 	return err
+}
+
+// withoutPlaceholders re-indents the JSON of a SARIF log without the
+// values that the SARIF library writes for properties nobody set: empty
+// arrays and objects (but a run's results, whose empty array says that the
+// run found nothing), and -1 for indexes, ids, offsets and ranks (which
+// SARIF defines as "absent"), so that the log holds only what tofulint
+// says.
+func withoutPlaceholders(log []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(log))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	v, _ = prune(v)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// placeholderKeys are the properties whose -1 means "not set".
+var placeholderKeys = map[string]bool{"index": true, "id": true, "byteOffset": true, "charOffset": true, "rank": true, "ruleIndex": true}
+
+// prune returns v without placeholders, and whether anything is left.
+func prune(v any) (any, bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if n, ok := e.(json.Number); ok && n == "-1" && placeholderKeys[k] {
+				delete(v, k)
+				continue
+			}
+			if pruned, ok := prune(e); ok || k == "results" { // no results: a clean run
+				v[k] = pruned
+			} else {
+				delete(v, k)
+			}
+		}
+		return v, len(v) > 0
+	case []any:
+		out := v[:0]
+		for _, e := range v {
+			if pruned, ok := prune(e); ok {
+				out = append(out, pruned)
+			}
+		}
+		return out, len(out) > 0
+	}
+	return v, true
+}
+
+// fingerprintKey names tofulint's partial fingerprint; its version changes
+// when the way it is computed does.
+const fingerprintKey = "tofulintFindingHash/v1"
+
+// fingerprint identifies a finding across commits, whatever lines are
+// added above it: a hash of the rule, the file's URI and the text of the
+// finding's first line and of its range, with runs of white space made
+// one space. Results with the same hash in one log are told apart by the
+// occurrence count that writeSARIF appends.
+func fingerprint(rule, uri string, files map[string]*hcl.File, rng *hcl.Range) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", rule, uri)
+	if f := files[rng.Filename]; f != nil && rng.Start.Byte >= 0 && rng.Start.Byte <= len(f.Bytes) {
+		src := f.Bytes
+		start := bytes.LastIndexByte(src[:rng.Start.Byte], '\n') + 1
+		end := bytes.IndexByte(src[rng.Start.Byte:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += rng.Start.Byte
+		}
+		fmt.Fprintf(h, "%s\x00", strings.Join(strings.Fields(string(src[start:end])), " "))
+		if rng.End.Byte >= rng.Start.Byte && rng.End.Byte <= len(src) {
+			fmt.Fprintf(h, "%s", strings.Join(strings.Fields(string(src[rng.Start.Byte:rng.End.Byte])), " "))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 func withDetail(message, detail string) string {
@@ -148,23 +244,51 @@ func firstSentence(doc string) string {
 	return para
 }
 
-// artifactLocation gives a file name as a URI: a relative path as a
-// relative reference against %SRCROOT%, with forward slashes and escaped as
-// a URI path needs; an absolute path as a file URI.
-func artifactLocation(name string) *sarif.ArtifactLocation {
-	p := filepath.ToSlash(filepath.Clean(name))
-	if filepath.IsAbs(name) {
-		if !strings.HasPrefix(p, "/") {
-			p = "/" + p // a Windows volume: file:///C:/...
-		}
-		return sarif.NewSimpleArtifactLocation((&url.URL{Scheme: "file", Path: p}).String())
+// sarifRoot is the absolute directory that URIs are relative to: root,
+// or the current directory.
+func sarifRoot(root string) string {
+	abs, err := filepath.Abs(cmp.Or(root, "."))
+	if err != nil {
+		return ""
 	}
-	uri := (&url.URL{Path: p}).EscapedPath()
+	return abs
+}
+
+// relativeURI gives a file name as a URI path relative to root, with
+// forward slashes and escaped as a URI path needs, or "" when the file is
+// not below root.
+func relativeURI(name, root string) string {
+	abs, err := filepath.Abs(name)
+	if err != nil || root == "" {
+		return ""
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	uri := (&url.URL{Path: filepath.ToSlash(rel)}).EscapedPath()
 	if first, _, _ := strings.Cut(uri, "/"); strings.Contains(first, ":") {
 		// Without it, "a:b.tf" would read as a URI of scheme "a".
 		uri = "./" + uri
 	}
-	return sarif.NewSimpleArtifactLocation(uri).WithURIBaseID(srcRoot)
+	return uri
+}
+
+// artifactLocation gives a file name as a URI: relative to root (the
+// repository's root, which GitHub code scanning takes %SRCROOT% to be)
+// when the file is below it, else as a file URI.
+func artifactLocation(name, root string) *sarif.ArtifactLocation {
+	if uri := relativeURI(name, root); uri != "" {
+		return sarif.NewSimpleArtifactLocation(uri).WithURIBaseID(srcRoot)
+	}
+	p := filepath.ToSlash(name)
+	if abs, err := filepath.Abs(name); err == nil {
+		p = filepath.ToSlash(abs)
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows volume: file:///C:/...
+	}
+	return sarif.NewSimpleArtifactLocation((&url.URL{Scheme: "file", Path: p}).String())
 }
 
 // sarifRegion gives a range as a SARIF region: its lines and, since both
@@ -209,7 +333,7 @@ func sarifColumn(src []byte, pos hcl.Pos) int {
 // sarifFix gives a fix as artifact changes, one per file in the order the
 // edits name them, each edit a replacement of a byte range. An edit that
 // names no file edits file, the finding's.
-func sarifFix(fix *rules.Fix, file string) *sarif.Fix {
+func sarifFix(fix *rules.Fix, file, root string) *sarif.Fix {
 	out := sarif.NewFix()
 	if fix.Description != "" {
 		out.WithDescription(sarif.NewTextMessage(fix.Description))
@@ -219,7 +343,7 @@ func sarifFix(fix *rules.Fix, file string) *sarif.Fix {
 		name := cmp.Or(e.Range.Filename, file)
 		change := changes[name]
 		if change == nil {
-			change = sarif.NewArtifactChange().WithArtifactLocation(artifactLocation(name))
+			change = sarif.NewArtifactChange().WithArtifactLocation(artifactLocation(name, root))
 			changes[name] = change
 			out.AddArtifactChange(change)
 		}

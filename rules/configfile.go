@@ -25,6 +25,7 @@ const ConfigFileName = ".tofulint.hcl"
 //
 //	config {
 //	  disabled_by_default   = false        # run only the rules enabled below
+//	  preset                = "recommended" # TFLint's preset: "recommended" or "all"
 //	  exclude               = ["generated/**", "legacy/*.tf"]
 //	  report_unused_ignores = true
 //	}
@@ -47,6 +48,7 @@ var configFileSchema = &hcl.BodySchema{
 var configBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "disabled_by_default"},
+		{Name: "preset"},
 		{Name: "exclude"},
 		{Name: "report_unused_ignores"},
 	},
@@ -54,20 +56,23 @@ var configBlockSchema = &hcl.BodySchema{
 
 // FindConfig returns the path of the configuration file that applies to
 // the module in dir: the nearest ConfigFileName in dir or a directory above
-// it, or "" when there is none.
+// it (in a directory without one, its TFLintConfigFileName), or "" when
+// there is none.
 func FindConfig(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
 	for {
-		p := filepath.Join(abs, ConfigFileName)
-		fi, err := os.Stat(p)
-		switch {
-		case err == nil && !fi.IsDir():
-			return p, nil
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return "", err
+		for _, name := range []string{ConfigFileName, TFLintConfigFileName} {
+			p := filepath.Join(abs, name)
+			fi, err := os.Stat(p)
+			switch {
+			case err == nil && !fi.IsDir():
+				return p, nil
+			case err != nil && !errors.Is(err, fs.ErrNotExist):
+				return "", err
+			}
 		}
 		parent := filepath.Dir(abs)
 		if parent == abs {
@@ -77,7 +82,8 @@ func FindConfig(dir string) (string, error) {
 	}
 }
 
-// LoadConfigFile reads a configuration file. Unknown blocks, arguments,
+// LoadConfigFile reads a configuration file (TFLint's, by its name, with
+// ParseTFLintConfig). Unknown blocks, arguments,
 // rules and options are errors, with a suggestion where a known name is
 // close; so are values of the wrong type. The Config's Root is the file's
 // directory.
@@ -85,6 +91,9 @@ func LoadConfigFile(path string) (Config, hcl.Diagnostics) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the configuration file", Detail: err.Error()}}
+	}
+	if filepath.Base(path) == TFLintConfigFileName {
+		return ParseTFLintConfig(src, path)
 	}
 	return ParseConfig(src, path)
 }
@@ -109,17 +118,16 @@ func ParseConfig(src []byte, filename string) (Config, hcl.Diagnostics) {
 			seenConfig = true
 			diags = append(diags, decodeConfigBlock(b, &cfg)...)
 		case "rule":
-			name := b.Labels[0]
-			r := Lookup(name)
-			if r == nil {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown rule", Detail: unknownRule(name).Error() + ". tofulint --list-rules lists the rules.", Subject: b.LabelRanges[0].Ptr()})
+			name, err := Resolve(b.Labels[0])
+			if err != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown rule", Detail: err.Error() + ". tofulint --list-rules lists the rules.", Subject: b.LabelRanges[0].Ptr()})
 				continue
 			}
 			if _, dup := cfg.Rules[name]; dup {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate rule block", Detail: fmt.Sprintf("The rule %q is configured twice in this file.", name), Subject: b.LabelRanges[0].Ptr()})
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate rule block", Detail: fmt.Sprintf("The rule %q is configured twice in this file (by its tofulint or its TFLint name).", name), Subject: b.LabelRanges[0].Ptr()})
 				continue
 			}
-			rc, rdiags := decodeRuleBlock(b, r)
+			rc, rdiags := decodeRuleBlock(b, Lookup(name))
 			diags = append(diags, rdiags...)
 			cfg.Rules[name] = rc
 		}
@@ -134,6 +142,14 @@ func decodeConfigBlock(b *hcl.Block, cfg *Config) hcl.Diagnostics {
 		switch name {
 		case "disabled_by_default":
 			diags = append(diags, constant(attr, cty.Bool, func(v cty.Value) { cfg.DisabledByDefault = v.True() })...)
+		case "preset":
+			diags = append(diags, constant(attr, cty.String, func(v cty.Value) {
+				if _, _, ok := TFLintPreset(v.AsString()); !ok {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid preset", Detail: fmt.Sprintf("Unknown preset %q: want recommended or all (TFLint's presets of its terraform ruleset).", v.AsString()), Subject: attr.Expr.Range().Ptr()})
+					return
+				}
+				cfg.Preset = v.AsString()
+			})...)
 		case "report_unused_ignores":
 			diags = append(diags, constant(attr, cty.Bool, func(v cty.Value) { cfg.ReportUnusedIgnores = v.True() })...)
 		case "exclude":
@@ -254,6 +270,9 @@ func (cfg Config) Merge(over Config) Config {
 	}
 	if len(over.Only) > 0 {
 		out.Only = over.Only
+	}
+	if over.Preset != "" {
+		out.Preset = over.Preset
 	}
 	out.DisabledByDefault = cfg.DisabledByDefault || over.DisabledByDefault
 	out.ReportUnusedIgnores = cfg.ReportUnusedIgnores || over.ReportUnusedIgnores

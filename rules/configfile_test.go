@@ -1,8 +1,11 @@
 package rules
 
 import (
+	"cmp"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,6 +29,39 @@ func withOptionRule(t *testing.T) *Rule {
 	return r
 }
 
+// withTFLintOnlyRule adds to the table of TFLint's rules one that no
+// tofulint rule stands for, terraform_test_only, for the test's duration.
+// (Every rule of TFLint's table has an equivalent once all are written.)
+func withTFLintOnlyRule(t *testing.T) {
+	t.Helper()
+	saved := tflintRules
+	tflintRules = append(tflintRules[:len(tflintRules):len(tflintRules)], tflintRule{name: "terraform_test_only", recommended: true})
+	t.Cleanup(func() { tflintRules = saved })
+}
+
+func TestResolve(t *testing.T) {
+	withTFLintOnlyRule(t)
+	for _, tt := range []struct{ name, want, err string }{
+		{"unused_declaration", "unused_declaration", ""},
+		{"terraform_unused_declarations", "unused_declaration", ""},
+		{"terraform_test_only", "", `TFLint rule "terraform_test_only" has no equivalent in tofulint: no tofulint rule finds what it finds`},
+		{"azurerm_linux_vm_size", "", `rule "azurerm_linux_vm_size" belongs to TFLint's tflint-ruleset-azurerm plugin, which tofulint does not have`},
+		{"unused_declarations", "", `unknown rule "unused_declarations" (did you mean "unused_declaration"?)`},
+	} {
+		got, err := Resolve(tt.name)
+		if got != tt.want || fmt.Sprint(err) != cmp.Or(tt.err, "<nil>") && !strings.HasPrefix(fmt.Sprint(err), tt.err) {
+			t.Errorf("Resolve(%q) = %q, %v; want %q, %s", tt.name, got, err, tt.want, tt.err)
+		}
+	}
+	names, missing, ok := TFLintPreset("recommended")
+	if !ok || !slices.Contains(names, "unused_declaration") || !slices.Contains(missing, "terraform_test_only") || slices.Contains(names, "") {
+		t.Errorf("recommended preset: %v, missing %v", names, missing)
+	}
+	if _, _, ok := TFLintPreset("strict"); ok {
+		t.Error("an unknown preset is accepted")
+	}
+}
+
 func TestParseConfig(t *testing.T) {
 	withOptionRule(t)
 	src := `
@@ -40,6 +76,10 @@ rule "future_symbol_conflict" {
   severity = "error"
 }
 
+rule "terraform_typed_variables" {
+  severity = "notice"
+}
+
 rule "test_options" {
   max_length = "12"
   allow      = ["a", "b"]
@@ -51,6 +91,9 @@ rule "test_options" {
 	}
 	if !cfg.DisabledByDefault || !cfg.ReportUnusedIgnores || cfg.Root != "root" || strings.Join(cfg.Exclude, " ") != "generated/** *.gen.tf" {
 		t.Errorf("config block = %+v", cfg)
+	}
+	if tv := cfg.Rules["variable_type_missing"]; tv.Severity == nil || *tv.Severity != Notice {
+		t.Errorf("a rule block by TFLint name configures the rule by tofulint name: %+v", cfg.Rules)
 	}
 	fsc := cfg.Rules["future_symbol_conflict"]
 	if fsc.Enabled == nil || !*fsc.Enabled || fsc.Severity == nil || *fsc.Severity != Error {
@@ -91,6 +134,7 @@ rule "test_options" {
 
 func TestParseConfigErrors(t *testing.T) {
 	withOptionRule(t)
+	withTFLintOnlyRule(t)
 	tests := []struct {
 		name, src string
 		want      []string // substrings of the diagnostics, in order
@@ -103,6 +147,10 @@ func TestParseConfigErrors(t *testing.T) {
 		{"enabled not a bool", "rule \"symbol_reference\" {\n  enabled = \"maybe\"\n}", []string{`The argument "enabled" must be bool`}},
 		{"variables are not allowed", "rule \"symbol_reference\" {\n  enabled = var.on\n}", []string{"Variables not allowed"}},
 		{"duplicate rule", "rule \"symbol_reference\" {}\nrule \"symbol_reference\" {}", []string{`:2,6-24: Duplicate rule block`}},
+		{"TFLint name with no equivalent", `rule "terraform_test_only" {}`, []string{`:1,6-27: Unknown rule; TFLint rule "terraform_test_only" has no equivalent in tofulint`}},
+		{"TFLint plugin rule", `rule "aws_instance_invalid_type" {}`, []string{`Unknown rule; rule "aws_instance_invalid_type" belongs to TFLint's tflint-ruleset-aws plugin, which tofulint does not have`}},
+		{"a rule by both names", "rule \"unused_declaration\" {}\nrule \"terraform_unused_declarations\" {}", []string{`:2,6-37: Duplicate rule block; The rule "unused_declaration" is configured twice`}},
+		{"unknown preset", "config {\n  preset = \"strict\"\n}", []string{`:2,12-20: Invalid preset; Unknown preset "strict": want recommended or all`}},
 		{"duplicate config", "config {}\nconfig {}", []string{`:2,1-7: Duplicate config block`}},
 		{"unknown block", `plugin "aws" {}`, []string{`Unsupported block type; Blocks of type "plugin" are not expected here.`}},
 		{"unknown config argument", "config {\n  disabled_by_defaults = true\n}", []string{`Did you mean "disabled_by_default"?`}},

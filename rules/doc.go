@@ -10,8 +10,10 @@
 // Config selects the rules and their severities; Run runs them over a
 // module, drops the findings that ignore comments silence
 // (# tofulint-ignore: rule on the line above or at the end of the line,
-// # tofulint-ignore-file: rule at the top of a file) and can report the
-// ignore comments that silence nothing.
+// # tofulint-ignore-file: rule at the top of a file, and TFLint's
+// tflint-ignore comments as TFLint reads them) and can report the ignore
+// comments that silence nothing. A rule is named by its name or its TFLint
+// name (Resolve); tflint.go holds the table of TFLint's rule names.
 //
 // Each rule lives in the file named after it; registry.go lists them.
 package rules

@@ -19,19 +19,36 @@ import (
 //
 // "all" names every rule. Text after the names, such as "# reason", is
 // ignored. // comments work the same; JSON files have no comments.
+//
+// TFLint's comments work as TFLint reads them: "tflint-ignore: NAMES"
+// anywhere in a comment silences the findings on the line where the
+// comment starts and on the next one; "tflint-ignore-file: NAMES" must
+// start the file (line 1, column 1). NAMES end at a newline, "*", "/" or
+// "#". Rules are named by their tofulint or their TFLint names in both
+// kinds; a name of a TFLint rule that tofulint does not have silences
+// nothing and is never reported unused, since the comment is for TFLint
+// too.
 var ignorePattern = regexp.MustCompile(`^(?:#|//|/\*)\s*tofulint-ignore(-file)?:\s*([A-Za-z0-9_]+(?:\s*,\s*[A-Za-z0-9_]+)*)`)
 
-// ignoreMarker is in every ignore comment.
-var ignoreMarker = []byte("tofulint-ignore")
+// tflintIgnorePattern is TFLint's annotation syntax.
+var tflintIgnorePattern = regexp.MustCompile(`tflint-ignore(-file)?: ([^\n*/#]+)`)
+
+// ignoreMarkers are in every ignore comment.
+var ignoreMarkers = [][]byte{[]byte("tofulint-ignore"), []byte("tflint-ignore")}
 
 // ignore is one ignore comment.
 type ignore struct {
-	rules []string
-	// line is the line whose findings it silences; 0 for a whole file.
-	line  int
-	rng   hcl.Range
-	used  map[string]bool
-	valid bool // a file ignore after the first token of the file is not
+	// rules are the names as written; resolved are their tofulint names
+	// (the name as written when it names no tofulint rule).
+	rules    []string
+	resolved []string
+	// first and last are the lines whose findings it silences; 0 for a
+	// whole file.
+	first, last int
+	rng         hcl.Range
+	used        map[string]bool
+	valid       bool // a file ignore after the first token of the file is not
+	tflint      bool // a TFLint annotation
 }
 
 // ignores holds the ignore comments of a module's files, by file name.
@@ -43,7 +60,7 @@ func findIgnores(files map[string]*hcl.File) ignores {
 	for name, f := range files {
 		// Most files have no ignore comment; lexing is only worth it for
 		// those that name the marker.
-		if strings.HasSuffix(name, ".json") || !bytes.Contains(f.Bytes, ignoreMarker) {
+		if strings.HasSuffix(name, ".json") || !bytes.Contains(f.Bytes, ignoreMarkers[0]) && !bytes.Contains(f.Bytes, ignoreMarkers[1]) {
 			continue
 		}
 		tokens, _ := hclsyntax.LexConfig(f.Bytes, name, hcl.InitialPos)
@@ -59,28 +76,66 @@ func findIgnores(files map[string]*hcl.File) ignores {
 				lastCodeLine = tok.Range.End.Line
 				continue
 			}
-			m := ignorePattern.FindSubmatch(tok.Bytes)
-			if m == nil {
-				continue
+			if ig := tofulintIgnore(tok, seenCode, lastCodeLine); ig != nil {
+				out[name] = append(out[name], ig)
+			} else if ig := tflintIgnore(tok); ig != nil {
+				out[name] = append(out[name], ig)
 			}
-			ig := &ignore{rng: commentRange(tok), used: map[string]bool{}, valid: true}
-			for _, r := range strings.Split(string(m[2]), ",") {
-				ig.rules = append(ig.rules, strings.TrimSpace(r))
-			}
-			switch {
-			case len(m[1]) > 0: // -file
-				ig.valid = !seenCode
-			case lastCodeLine == tok.Range.Start.Line: // at the end of a line of code
-				ig.line = tok.Range.Start.Line
-			case strings.HasPrefix(string(tok.Bytes), "/*"):
-				ig.line = tok.Range.End.Line + 1
-			default:
-				ig.line = tok.Range.Start.Line + 1
-			}
-			out[name] = append(out[name], ig)
 		}
 	}
 	return out
+}
+
+// tofulintIgnore reads a tofulint-ignore comment, or returns nil.
+func tofulintIgnore(tok hclsyntax.Token, seenCode bool, lastCodeLine int) *ignore {
+	m := ignorePattern.FindSubmatch(tok.Bytes)
+	if m == nil {
+		return nil
+	}
+	ig := newIgnore(tok, string(m[2]))
+	line := 0
+	switch {
+	case len(m[1]) > 0: // -file
+		ig.valid = !seenCode
+	case lastCodeLine == tok.Range.Start.Line: // at the end of a line of code
+		line = tok.Range.Start.Line
+	case strings.HasPrefix(string(tok.Bytes), "/*"):
+		line = tok.Range.End.Line + 1
+	default:
+		line = tok.Range.Start.Line + 1
+	}
+	ig.first, ig.last = line, line
+	return ig
+}
+
+// tflintIgnore reads a TFLint annotation, or returns nil.
+func tflintIgnore(tok hclsyntax.Token) *ignore {
+	m := tflintIgnorePattern.FindSubmatch(tok.Bytes)
+	if m == nil {
+		return nil
+	}
+	ig := newIgnore(tok, string(m[2]))
+	ig.tflint = true
+	if len(m[1]) > 0 { // -file
+		ig.valid = tok.Range.Start.Line == 1 && tok.Range.Start.Column == 1
+	} else {
+		ig.first, ig.last = tok.Range.Start.Line, tok.Range.Start.Line+1
+	}
+	return ig
+}
+
+func newIgnore(tok hclsyntax.Token, names string) *ignore {
+	ig := &ignore{rng: commentRange(tok), used: map[string]bool{}, valid: true}
+	for _, r := range strings.Split(names, ",") {
+		r = strings.TrimSpace(r)
+		resolved := r
+		if canonical, err := Resolve(r); err == nil {
+			resolved = canonical
+		}
+		ig.rules = append(ig.rules, r)
+		ig.resolved = append(ig.resolved, resolved)
+	}
+	return ig
 }
 
 // commentRange is the range of a comment without the newline that ends a
@@ -99,12 +154,12 @@ func commentRange(tok hclsyntax.Token) hcl.Range {
 func (igs ignores) silences(f *Finding) bool {
 	silenced := false
 	for _, ig := range igs[f.Range.Filename] {
-		if !ig.valid || (ig.line != 0 && ig.line != f.Range.Start.Line) {
+		if !ig.valid || (ig.first != 0 && (f.Range.Start.Line < ig.first || f.Range.Start.Line > ig.last)) {
 			continue
 		}
-		for _, r := range ig.rules {
+		for i, r := range ig.resolved {
 			if r == f.Rule || r == "all" {
-				ig.used[r] = true
+				ig.used[ig.rules[i]] = true
 				silenced = true
 			}
 		}
@@ -119,17 +174,20 @@ func (igs ignores) unused() []Finding {
 	for _, list := range igs {
 		for _, ig := range list {
 			if !ig.valid {
-				out = append(out, Finding{Rule: UnusedIgnore, Severity: Warning, Range: ig.rng,
-					Message: "Misplaced tofulint-ignore-file",
-					Detail:  "A tofulint-ignore-file comment must come before the first block of the file; this one silences nothing."})
+				msg, detail := "Misplaced tofulint-ignore-file", "A tofulint-ignore-file comment must come before the first block of the file; this one silences nothing."
+				if ig.tflint {
+					msg, detail = "Misplaced tflint-ignore-file", "A tflint-ignore-file comment must start the file, at line 1, column 1; this one silences nothing."
+				}
+				out = append(out, Finding{Rule: UnusedIgnore, Severity: Warning, Range: ig.rng, Message: msg, Detail: detail})
 				continue
 			}
-			for _, r := range ig.rules {
-				if !ig.used[r] {
-					out = append(out, Finding{Rule: UnusedIgnore, Severity: Warning, Range: ig.rng,
-						Message: "Unused ignore for " + r,
-						Detail:  "No " + r + " finding is reported where this comment applies; remove " + r + " from it."})
+			for i, r := range ig.rules {
+				if ig.used[r] || ig.tflint && r != "all" && Lookup(ig.resolved[i]) == nil {
+					continue
 				}
+				out = append(out, Finding{Rule: UnusedIgnore, Severity: Warning, Range: ig.rng,
+					Message: "Unused ignore for " + r,
+					Detail:  "No " + r + " finding is reported where this comment applies; remove " + r + " from it."})
 			}
 		}
 	}

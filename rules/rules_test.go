@@ -142,8 +142,11 @@ locals {
 	var got []string
 	for _, ig := range igs["m.tf"] {
 		where := "file"
-		if ig.line != 0 {
-			where = "line " + strconv.Itoa(ig.line)
+		if ig.first != 0 {
+			where = "line " + strconv.Itoa(ig.first)
+			if ig.last != ig.first {
+				where += "-" + strconv.Itoa(ig.last)
+			}
 		}
 		if !ig.valid {
 			where = "misplaced"

@@ -21,6 +21,11 @@ type Config struct {
 	Rules map[string]RuleConfig
 	// DisabledByDefault runs only the rules that Rules enables.
 	DisabledByDefault bool
+	// Preset, "recommended" or "all", names a preset of TFLint's terraform
+	// ruleset: the rules that stand for a TFLint rule (Rule.TFLint) are
+	// on by default exactly when the preset holds their TFLint rule; the
+	// other rules keep their defaults. "" keeps every default.
+	Preset string
 	// Only, when not empty, runs exactly these rules (--only).
 	Only []string
 	// ReportUnusedIgnores reports ignore comments that silence nothing.
@@ -62,13 +67,22 @@ type Selected struct {
 func (cfg Config) Select() ([]Selected, error) {
 	var errs []error
 	for name := range cfg.Rules {
-		if Lookup(name) == nil {
-			errs = append(errs, unknownRule(name))
+		if canonical, err := Resolve(name); err != nil {
+			errs = append(errs, err)
+		} else if canonical != name {
+			errs = append(errs, fmt.Errorf("rule %q is configured by its TFLint name: Config.Rules takes tofulint names (Resolve)", name))
 		}
 	}
 	for _, name := range cfg.Only {
-		if Lookup(name) == nil {
-			errs = append(errs, unknownRule(name))
+		if _, err := Resolve(name); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	var preset []string
+	if cfg.Preset != "" {
+		var ok bool
+		if preset, _, ok = TFLintPreset(cfg.Preset); !ok {
+			errs = append(errs, fmt.Errorf("unknown preset %q: want recommended or all", cfg.Preset))
 		}
 	}
 	if len(errs) > 0 {
@@ -78,12 +92,16 @@ func (cfg Config) Select() ([]Selected, error) {
 	var out []Selected
 	for _, r := range All() {
 		rc := cfg.Rules[r.Name]
-		on := r.Enabled && !cfg.DisabledByDefault
+		on := r.Enabled
+		if cfg.Preset != "" && r.TFLint != "" {
+			on = slices.Contains(preset, r.Name)
+		}
+		on = on && !cfg.DisabledByDefault
 		if rc.Enabled != nil {
 			on = *rc.Enabled
 		}
 		if len(cfg.Only) > 0 {
-			on = slices.Contains(cfg.Only, r.Name)
+			on = slices.ContainsFunc(cfg.Only, func(n string) bool { return n == r.Name || r.TFLint != "" && n == r.TFLint })
 		}
 		if !on {
 			continue

@@ -222,8 +222,8 @@ func TestVersionOf(t *testing.T) {
 		info *debug.BuildInfo
 		want string
 	}{
-		{name: "no build info", info: nil, want: "(devel)"},
-		{name: "empty version", info: &debug.BuildInfo{}, want: "(devel)"},
+		{name: "no build info", info: nil, want: "devel (go1.0)"},
+		{name: "empty version", info: &debug.BuildInfo{GoVersion: "go1.25.1"}, want: "devel (go1.25.1)"},
 		{name: "tagged", info: &debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}}, want: "v0.3.0"},
 		{
 			name: "devel with revision",
@@ -235,7 +235,7 @@ func TestVersionOf(t *testing.T) {
 					{Key: "vcs.modified", Value: "true"},
 				},
 			},
-			want: "(devel) (revision 0123456789abcdef0123456789abcdef01234567, modified)",
+			want: "devel (revision 0123456789abcdef0123456789abcdef01234567, modified, go1.0)",
 		},
 		{
 			name: "clean revision",
@@ -248,7 +248,7 @@ func TestVersionOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := versionOf(tt.info); got != tt.want {
+			if got := versionOf(tt.info, "go1.0"); got != tt.want {
 				t.Errorf("versionOf = %q, want %q", got, tt.want)
 			}
 		})
@@ -285,6 +285,8 @@ func TestTofulintRules(t *testing.T) {
 		{name: "opt-in mistakes are feature_opt_in findings", args: []string{filepath.Join(root, "optin")}, code: ExitFindings, stdout: []string{"Error: Unknown experiment keyword (feature_opt_in)"}},
 		{name: "opt-in findings can be disabled", args: []string{"--disable-rule", "feature_opt_in", filepath.Join(root, "optin")}, code: ExitOK},
 		{name: "unknown rule", args: []string{"--only", "symbol_refrence", conflict}, code: ExitError, stderr: []string{`unknown rule "symbol_refrence" (did you mean "symbol_reference"?)`}},
+		{name: "disabled by TFLint name", args: []string{"--report-unused-ignores", "--disable-rule", "terraform_deprecated_index", "--only", "terraform_unused_declarations,future_symbol_conflict", conflict}, code: ExitFindings, stdout: []string{"(future_symbol_conflict)"}},
+		{name: "TFLint plugin rule", args: []string{"--only", "aws_instance_invalid_type", conflict}, code: ExitError, stderr: []string{`belongs to TFLint's tflint-ruleset-aws plugin`}},
 		{name: "unknown severity", args: []string{"--minimum-failure-severity", "fatal", conflict}, code: ExitError, stderr: []string{`unknown severity "fatal"`}},
 	}
 	runCases(t, tofulint, tests)
@@ -331,4 +333,23 @@ func TestTofulintListRules(t *testing.T) {
 			t.Errorf("row %d = %q, want %s %s %s %s ...", i+1, lines[i+1], r.Name, r.Severity, state, fixes)
 		}
 	}
+}
+
+// TFLint's flags: --force, --chdir and --filter, with TFLint's meanings.
+func TestTofulintTFLintFlags(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"m/main.tf":    conflictModule,
+		"m/outputs.tf": "variable \"unused\" {\n  type = string\n}\n",
+		"bad/main.tf":  "variable {\n",
+	})
+	m := filepath.Join(root, "m")
+	tests := []cliCase{
+		{name: "force: findings exit 0", args: []string{"--force", m}, code: ExitOK, stdout: []string{"(future_symbol_conflict)", "(unused_declaration)"}},
+		{name: "force: loading errors still exit 1", args: []string{"--force", filepath.Join(root, "bad")}, code: ExitFindings, stdout: []string{"Error: "}},
+		{name: "chdir", args: []string{"--chdir", m, "--format", "compact"}, code: ExitFindings, stdout: []string{filepath.Join(m, "main.tf") + ":4:", filepath.Join(m, "outputs.tf") + ":1:"}},
+		{name: "filter one file", args: []string{"--chdir", m, "--filter", "out*.tf", "--format", "compact"}, code: ExitFindings, stdout: []string{"1 issue(s) found:", filepath.Join(m, "outputs.tf") + ":1:"}},
+		{name: "filter matching nothing", args: []string{"--filter", "none.tf", m}, code: ExitOK},
+		{name: "bad filter", args: []string{"--filter", "[", m}, code: ExitError, stderr: []string{`--filter "[": syntax error in pattern`}},
+	}
+	runCases(t, tofulint, tests)
 }

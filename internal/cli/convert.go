@@ -181,8 +181,7 @@ func writeDiagnosticsWith(w io.Writer, diags hcl.Diagnostics, sources map[string
 			files[name] = &hcl.File{Bytes: b}
 		}
 	}
-	dw := hcl.NewDiagnosticTextWriter(w, files, 0, false)
-	_ = dw.WriteDiagnostics(diags)
+	_ = report.WriteDiagnostics(w, files, diags)
 }
 
 // batch converts every module directory that arg names, below root.

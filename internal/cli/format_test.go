@@ -43,7 +43,7 @@ func TestTofulintFormats(t *testing.T) {
 		report.JSON:       {`"issues": []`},
 		report.SARIF:      {`"results": []`},
 		report.Checkstyle: {`<file name="clean/main.tf"></file>`},
-		report.JUnit:      {`<testcase name="tofulint" classname="clean/main.tf" file="clean/main.tf" time="0"></testcase>`},
+		report.JUnit:      {`<testsuite name="clean" tests="1" failures="0" errors="0" time="0">`, `<testcase name="tofulint" classname="clean" time="0"></testcase>`},
 	}
 	var cases []cliCase
 	for _, format := range report.Formats {

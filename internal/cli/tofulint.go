@@ -1,16 +1,19 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/tofucue/tofucue/lint"
 	"github.com/tofucue/tofucue/report"
@@ -28,7 +31,10 @@ func newTofulintCommand() *cobra.Command {
 	var (
 		format, minSeverity, configFile      string
 		recursive, listRules, reportUnused   bool
-		fix, diff                            bool
+		fix, diff, force, initConfig         bool
+		chdir                                string
+		verbose, noColor, forceColor         bool
+		filters                              []string
 		jobs                                 int
 		enableRules, disableRules, onlyRules []string
 		modules                              moduleFlags
@@ -50,19 +56,23 @@ severities and options, and excludes files. Flags override it.
 
 A finding is silenced by "# tofulint-ignore: RULE" on the line above it or
 at the end of its line, and "# tofulint-ignore-file: RULE" at the top of a
-file silences RULE in the whole file.
+file silences RULE in the whole file. TFLint's rule names and its
+tflint-ignore comments work too.
 
 --fix applies the fixes of the findings in place and then reports what is
 left; --diff prints the fixes as a unified diff and writes nothing.
 
 Exit status: 0 when no module has a loading error and no finding is at or
-above --minimum-failure-severity, 1 otherwise, 2 on a usage, configuration
+above --minimum-failure-severity (with --force: no loading error), 1 otherwise, 2 on a usage, configuration
 or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 		Version: Version(),
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if listRules {
 				return writeRuleList(cmd.OutOrStdout())
+			}
+			if initConfig {
+				return writeInitConfig(cmd.ErrOrStderr(), cmp.Or(chdir, "."))
 			}
 			if !slices.Contains(report.Formats, format) {
 				return fmt.Errorf("invalid --format %q: want one of %s", format, strings.Join(report.Formats, ", "))
@@ -81,7 +91,11 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 			}{{enableRules, true}, {disableRules, false}} {
 				for _, name := range list.names {
 					on := list.on
-					over.Rules[name] = rules.RuleConfig{Enabled: &on}
+					canonical, err := rules.Resolve(name)
+					if err != nil {
+						return err
+					}
+					over.Rules[canonical] = rules.RuleConfig{Enabled: &on}
 				}
 			}
 			if _, err := over.Select(); err != nil {
@@ -90,18 +104,28 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 			if over.Sources, err = modules.sources(); err != nil {
 				return &exitError{code: ExitError, err: err}
 			}
+			if chdir != "" {
+				args, configFile = inDir(chdir, args), inDir(chdir, []string{configFile})[0]
+			}
 			if configFile != "" {
 				if _, err := os.Stat(configFile); err != nil {
 					return &exitError{code: ExitError, err: fmt.Errorf("--config: %w", err)}
 				}
 			}
 			targets, err := lint.Expand(args, recursive)
+			if err == nil {
+				targets, err = lint.Filter(targets, filters, chdir)
+			}
 			if err != nil {
 				return &exitError{code: ExitError, err: err}
 			}
+			if noColor && forceColor {
+				return errors.New("--color and --no-color cannot be used together")
+			}
 			r := &lintRun{
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
-				targets: targets, format: format, failAt: failAt,
+				targets: targets, format: format, failAt: failAt, force: force,
+				text: report.TextOptions{Verbose: verbose, Color: forceColor || !noColor && colorTerminal(cmd.OutOrStdout())},
 				opts: lint.Options{ConfigFile: configFile, Overrides: over, Jobs: jobs, KeepSyntax: format == report.Text},
 			}
 			switch {
@@ -125,6 +149,13 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 	flags.StringSliceVar(&onlyRules, "only", nil, "run only these rules")
 	flags.StringVar(&minSeverity, "minimum-failure-severity", rules.Notice.String(), "the least severe finding that makes the exit status 1: error|warning|notice")
 	flags.BoolVar(&reportUnused, "report-unused-ignores", false, "report tofulint-ignore comments that silence nothing")
+	flags.BoolVar(&initConfig, "init", false, "write the "+rules.ConfigFileName+" equivalent to the "+rules.TFLintConfigFileName+" of the current (or --chdir) directory, and exit")
+	flags.BoolVarP(&verbose, "verbose", "v", false, "text: give every finding's explanation, not only the first of each rule's")
+	flags.BoolVar(&noColor, "no-color", false, "text: no color, even on a terminal (so does a NO_COLOR environment variable)")
+	flags.BoolVar(&forceColor, "color", false, "text: color, even when the output is not a terminal")
+	flags.BoolVar(&force, "force", false, "exit 0 even when there are findings (loading errors still exit 1), as TFLint's --force")
+	flags.StringVar(&chdir, "chdir", "", "take PATHs, --config and --filter relative to this directory, as TFLint's --chdir")
+	flags.StringArrayVar(&filters, "filter", nil, "show only the findings in the files that match this glob (repeatable), as TFLint's --filter")
 	modules.registerMappings(flags)
 	flags.IntVarP(&jobs, "jobs", "j", 0, "modules linted at once (default: one per CPU)")
 	return cmd
@@ -136,6 +167,8 @@ type lintRun struct {
 	targets        []lint.Target
 	format         string
 	failAt         rules.Severity
+	force          bool // findings do not fail
+	text           report.TextOptions
 	opts           lint.Options
 }
 
@@ -145,11 +178,19 @@ func (r *lintRun) run() (*report.Report, error) {
 	rep, diags := lint.Run(r.targets, r.opts)
 	if diags.HasErrors() {
 		report.SortDiagnostics(diags)
-		dw := hcl.NewDiagnosticTextWriter(r.stderr, sourcesOf(diags), 0, false)
-		_ = dw.WriteDiagnostics(diags)
+		_ = report.WriteDiagnostics(r.stderr, sourcesOf(diags), diags)
 		return nil, &exitError{code: ExitError, err: errors.New("invalid configuration")}
 	}
+	if len(diags) > 0 { // warnings about the configuration, such as TFLint's
+		_ = report.WriteDiagnostics(r.stderr, sourcesOf(diags), diags)
+	}
 	rep.Version = Version()
+	root, err := lint.RepositoryRoot(".")
+	if err != nil {
+		return nil, &exitError{code: ExitError, err: err}
+	}
+	rep.Root = root
+	rep.Text = r.text
 	return rep, nil
 }
 
@@ -167,7 +208,7 @@ func (r *lintRun) write(rep *report.Report) error {
 	if err := report.Write(r.stdout, r.format, rep); err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
-	failed := rep.Diagnostics.HasErrors() || slices.ContainsFunc(rep.Findings, func(f rules.Finding) bool { return f.Severity <= r.failAt })
+	failed := rep.Diagnostics.HasErrors() || !r.force && slices.ContainsFunc(rep.Findings, func(f rules.Finding) bool { return f.Severity <= r.failAt })
 	if failed {
 		return &exitError{code: ExitFindings}
 	}
@@ -229,6 +270,57 @@ func sourcesOf(diags hcl.Diagnostics) map[string]*hcl.File {
 		}
 	}
 	return files
+}
+
+// writeInitConfig writes dir's .tofulint.hcl from its .tflint.hcl, with
+// the notices about what it does not carry over on stderr; it refuses to
+// replace a .tofulint.hcl.
+func writeInitConfig(stderr io.Writer, dir string) error {
+	from, to := filepath.Join(dir, rules.TFLintConfigFileName), filepath.Join(dir, rules.ConfigFileName)
+	if _, err := os.Stat(to); err == nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("--init: %s exists; remove it to write it again", to)}
+	}
+	src, err := os.ReadFile(from)
+	if err != nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("--init: nothing to convert: %w", err)}
+	}
+	cfg, diags := rules.ParseTFLintConfig(src, from)
+	diags = diags[1:] // not "reading TFLint's configuration": that is the point
+	if len(diags) > 0 {
+		_ = report.WriteDiagnostics(stderr, map[string]*hcl.File{from: {Bytes: src}}, diags)
+	}
+	if diags.HasErrors() {
+		return &exitError{code: ExitError, err: fmt.Errorf("--init: %s is not valid", from)}
+	}
+	out := append([]byte("# Written by tofulint --init from "+rules.TFLintConfigFileName+".\n"), cfg.HCL()...)
+	if err := os.WriteFile(to, out, 0o644); err != nil {
+		return &exitError{code: ExitError, err: fmt.Errorf("--init: %w", err)}
+	}
+	fmt.Fprintf(stderr, "tofulint: wrote %s\n", to)
+	return nil
+}
+
+// colorTerminal reports whether w is a terminal and the NO_COLOR
+// convention (no-color.org) does not turn color off.
+func colorTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && os.Getenv("NO_COLOR") == "" && term.IsTerminal(int(f.Fd()))
+}
+
+// inDir returns paths with the relative ones under dir ("" stays "";
+// no path means dir itself).
+func inDir(dir string, paths []string) []string {
+	if len(paths) == 0 {
+		return []string{dir}
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if p != "" && !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		out[i] = p
+	}
+	return out
 }
 
 func plural(n int, noun string) string {
