@@ -57,6 +57,31 @@ type SourceOptions struct {
 	// Strict makes an unavailable module an error rather than a warning
 	// (--strict-modules).
 	Strict bool
+	// Calls says which calls' modules are read, as TFLint's
+	// --call-module-type does: all (the zero value) reads local, mapped
+	// and installed modules; local reads local paths (and mappings, which
+	// the user names); none reads no module. A call left out is not
+	// available, silently: its outputs are not known.
+	Calls CallModuleType
+}
+
+// CallModuleType is SourceOptions.Calls.
+type CallModuleType string
+
+// The values of CallModuleType, TFLint's words.
+const (
+	CallAll   CallModuleType = "all"
+	CallLocal CallModuleType = "local"
+	CallNone  CallModuleType = "none"
+)
+
+// ParseCallModuleType reads all, local or none.
+func ParseCallModuleType(s string) (CallModuleType, error) {
+	switch t := CallModuleType(s); t {
+	case CallAll, CallLocal, CallNone:
+		return t, nil
+	}
+	return "", fmt.Errorf("--call-module-type %q: want all, local or none", s)
 }
 
 // ParseSourceMapping reads a --module-source argument, SOURCE=DIR.
@@ -109,6 +134,9 @@ func (s *Sources) Find(rootDir, parentKey, parentDir string, mc *ModuleCall) Chi
 	if parentKey != "" {
 		key = parentKey + "." + mc.Name
 	}
+	if s != nil && s.opts.Calls == CallNone {
+		return Child{Kind: NotAvailable, Key: key}
+	}
 	src := mc.SourceAddr
 	if src == nil {
 		// The loader reports why; a module is never guessed.
@@ -122,6 +150,9 @@ func (s *Sources) Find(rootDir, parentKey, parentDir string, mc *ModuleCall) Chi
 	if s != nil {
 		if dir, ok := s.mapped(src); ok {
 			return Child{Kind: FoundMapped, Dir: dir, Key: key}
+		}
+		if s.opts.Calls == CallLocal {
+			return Child{Kind: NotAvailable, Key: key}
 		}
 	}
 	kind := "remote"

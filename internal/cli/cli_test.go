@@ -353,3 +353,35 @@ func TestTofulintTFLintFlags(t *testing.T) {
 	}
 	runCases(t, tofulint, tests)
 }
+
+// TestTofulintCallModuleType checks --call-module-type: which calls'
+// modules tofulint reads to check references to their outputs, as TFLint
+// does.
+func TestTofulintCallModuleType(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"m/main.tf": `module "local" {
+  source = "./child"
+}
+
+module "installed" {
+  source  = "acme/label/null"
+  version = "1.0.0"
+}
+
+output "a" {
+  value = [module.local.nope, module.installed.nope]
+}
+`,
+		"m/child/outputs.tf":                  "output \"id\" {\n  value = 1\n}\n",
+		"m/.terraform/modules/modules.json":   `{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"installed","Source":"registry.opentofu.org/acme/label/null","Version":"1.0.0","Dir":".terraform/modules/installed"}]}`,
+		"m/.terraform/modules/installed/o.tf": "output \"id\" {\n  value = 1\n}\n",
+	})
+	m := filepath.Join(root, "m")
+	tests := []cliCase{
+		{name: "all", args: []string{"--format", "compact", m}, code: ExitFindings, stdout: []string{"2 issue(s) found:", "main.tf:11:12", "main.tf:11:31"}},
+		{name: "local", args: []string{"--call-module-type", "local", "--format", "compact", m}, code: ExitFindings, stdout: []string{"1 issue(s) found:", "main.tf:11:12"}},
+		{name: "none", args: []string{"--call-module-type", "none", m}, code: ExitOK},
+		{name: "bad", args: []string{"--call-module-type", "remote", m}, code: ExitError, stderr: []string{`--call-module-type "remote": want all, local or none`}},
+	}
+	runCases(t, tofulint, tests)
+}

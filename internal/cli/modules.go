@@ -14,6 +14,7 @@ import (
 type moduleFlags struct {
 	mappings []string
 	strict   bool
+	calls    string
 }
 
 func (f *moduleFlags) register(fl *pflag.FlagSet) {
@@ -27,10 +28,23 @@ func (f *moduleFlags) registerMappings(fl *pflag.FlagSet) {
 	fl.StringArrayVar(&f.mappings, "module-source", nil, "read the modules of calls with source SOURCE from DIR, as SOURCE=DIR (repeatable); modules tofu init installed are read from .terraform")
 }
 
+// registerCalls registers --call-module-type, TFLint's flag, for
+// tofulint.
+func (f *moduleFlags) registerCalls(fl *pflag.FlagSet) {
+	fl.StringVar(&f.calls, "call-module-type", "all", "which module calls' modules are read to check references to their outputs, as TFLint's flag: all (local, installed and mapped), local (local paths and mappings) or none")
+}
+
 // sources are the flags' config.Sources; TF_DATA_DIR moves .terraform, as
 // for tofu.
 func (f *moduleFlags) sources() (*config.Sources, error) {
 	opts := config.SourceOptions{DataDir: os.Getenv("TF_DATA_DIR"), Strict: f.strict}
+	if f.calls != "" {
+		calls, err := config.ParseCallModuleType(f.calls)
+		if err != nil {
+			return nil, err
+		}
+		opts.Calls = calls
+	}
 	for _, m := range f.mappings {
 		src, dir, err := config.ParseSourceMapping(m)
 		if err != nil {

@@ -157,6 +157,7 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 	flags.StringVar(&chdir, "chdir", "", "take PATHs, --config and --filter relative to this directory, as TFLint's --chdir")
 	flags.StringArrayVar(&filters, "filter", nil, "show only the findings in the files that match this glob (repeatable), as TFLint's --filter")
 	modules.registerMappings(flags)
+	modules.registerCalls(flags)
 	flags.IntVarP(&jobs, "jobs", "j", 0, "modules linted at once (default: one per CPU)")
 	return cmd
 }
