@@ -22,7 +22,7 @@ var typeConstraintRules = []*Rule{AnyTypeInspected, LegacyCollectionType, Variab
 var referenceRules = []*Rule{UndefinedReference, UnusedDeclaration, DeprecatedInterpolation, DeprecatedIndex}
 
 // tflintRules are the rules of TFLint's bundled terraform ruleset (issue 36).
-var tflintRules = []*Rule{CommentSyntax, EmptyListEquality, DeprecatedLookup, MapDuplicateKeys}
+var tflintRules = []*Rule{CommentSyntax, DocumentedOutputs, DocumentedVariables, EmptyListEquality, DeprecatedLookup, MapDuplicateKeys}
 
 // middlewareRules check middleware blocks and the lists that attach them.
 var middlewareRules = []*Rule{MiddlewareBlock, MiddlewareReference, MiddlewareAttachedTwice, MiddlewareMetadataKey}
