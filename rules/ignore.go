@@ -168,8 +168,10 @@ func (igs ignores) silences(f *Finding) bool {
 }
 
 // unused returns a finding for every rule name of an ignore comment that
-// silenced nothing.
-func (igs ignores) unused() []Finding {
+// silenced nothing although its rule ran (ran, by tofulint name): an
+// ignore of a rule the configuration leaves off may serve where it is
+// on (another configuration, TFLint).
+func (igs ignores) unused(ran map[string]bool) []Finding {
 	var out []Finding
 	for _, list := range igs {
 		for _, ig := range list {
@@ -183,6 +185,9 @@ func (igs ignores) unused() []Finding {
 			}
 			for i, r := range ig.rules {
 				if ig.used[r] || ig.tflint && r != "all" && Lookup(ig.resolved[i]) == nil {
+					continue
+				}
+				if rule := Lookup(ig.resolved[i]); r != "all" && rule != nil && !ran[rule.Name] {
 					continue
 				}
 				out = append(out, Finding{Rule: UnusedIgnore, Severity: Warning, Range: ig.rng,

@@ -10,7 +10,7 @@ import (
 // registered lists every rule, in the order --list-rules shows them: the
 // groups of the issue that designed them, each in its own list. Adding a
 // rule is adding its value to its group.
-var registered = slices.Concat(featureRules, typeConstraintRules, referenceRules, middlewareRules, tflintRules)
+var registered = slices.Concat(featureRules, typeConstraintRules, referenceRules, middlewareRules, terraformRuleset)
 
 // featureRules are the rules of the opt-in reference symbols RFC.
 var featureRules = []*Rule{SymbolReference, FutureSymbolConflict, FeatureOptIn}
@@ -21,8 +21,8 @@ var typeConstraintRules = []*Rule{AnyTypeInspected, LegacyCollectionType, Variab
 // referenceRules check references and legacy expression syntax.
 var referenceRules = []*Rule{UndefinedReference, UnusedDeclaration, DeprecatedInterpolation, DeprecatedIndex}
 
-// tflintRules are the rules of TFLint's bundled terraform ruleset (issue 36).
-var tflintRules = []*Rule{CommentSyntax, DocumentedOutputs, DocumentedVariables, EmptyListEquality, DeprecatedLookup, MapDuplicateKeys}
+// terraformRuleset are the rules of TFLint's bundled terraform ruleset (issue 36).
+var terraformRuleset = []*Rule{CommentSyntax, DocumentedOutputs, DocumentedVariables, EmptyListEquality, DeprecatedLookup, MapDuplicateKeys}
 
 // middlewareRules check middleware blocks and the lists that attach them.
 var middlewareRules = []*Rule{MiddlewareBlock, MiddlewareReference, MiddlewareAttachedTwice, MiddlewareMetadataKey}

@@ -179,7 +179,7 @@ locals {
 		}
 	}
 	var unused []string
-	for _, f := range igs.unused() {
+	for _, f := range igs.unused(nil) {
 		unused = append(unused, f.Message)
 	}
 	if want := "Unused ignore for rule_b|Unused ignore for rule_c|Unused ignore for rule_e|Misplaced tofulint-ignore-file"; strings.Join(unused, "|") != want {

@@ -148,7 +148,11 @@ func Run(m *config.Module, loadDiags hcl.Diagnostics, selected []Selected, cfg C
 		}
 	}
 	if cfg.ReportUnusedIgnores {
-		unused := igs.unused()
+		ran := map[string]bool{}
+		for _, sel := range selected {
+			ran[sel.Rule.Name] = true
+		}
+		unused := igs.unused(ran)
 		for i := range unused {
 			if !cfg.Excluded(unused[i].Range.Filename) {
 				kept = append(kept, unused[i])

@@ -269,6 +269,7 @@ func TestTofulintRules(t *testing.T) {
 		"conflict/main.tf": conflictModule,
 		"optin/main.tf":    "terraform {\n  experiments = [time_travel]\n}\n",
 		"ignored/main.tf":  "resource \"symbols\" \"legacy\" {}\n\noutput \"id\" {\n  value = symbols.legacy.id # tofulint-ignore: future_symbol_conflict\n}\n",
+		"stale/main.tf":    "output \"id\" {\n  value = 1 # tofulint-ignore: future_symbol_conflict\n}\n",
 	})
 	conflict := filepath.Join(root, "conflict")
 	tests := []cliCase{
@@ -281,7 +282,8 @@ func TestTofulintRules(t *testing.T) {
 		{name: "disabled rule", args: []string{"--disable-rule", "future_symbol_conflict", conflict}, code: ExitOK},
 		{name: "only another rule", args: []string{"--only", "symbol_reference", conflict}, code: ExitOK},
 		{name: "ignored by a comment", args: []string{filepath.Join(root, "ignored")}, code: ExitOK},
-		{name: "unused ignore reported", args: []string{"--report-unused-ignores", "--disable-rule", "future_symbol_conflict", filepath.Join(root, "ignored")}, code: ExitFindings, stdout: []string{"Unused ignore for future_symbol_conflict (unused_ignore)"}},
+		{name: "unused ignore reported", args: []string{"--report-unused-ignores", filepath.Join(root, "stale")}, code: ExitFindings, stdout: []string{"Unused ignore for future_symbol_conflict (unused_ignore)"}},
+		{name: "an ignore of a rule that did not run is not unused", args: []string{"--report-unused-ignores", "--disable-rule", "future_symbol_conflict", filepath.Join(root, "stale")}, code: ExitOK},
 		{name: "opt-in mistakes are feature_opt_in findings", args: []string{filepath.Join(root, "optin")}, code: ExitFindings, stdout: []string{"Error: Unknown experiment keyword (feature_opt_in)"}},
 		{name: "opt-in findings can be disabled", args: []string{"--disable-rule", "feature_opt_in", filepath.Join(root, "optin")}, code: ExitOK},
 		{name: "unknown rule", args: []string{"--only", "symbol_refrence", conflict}, code: ExitError, stderr: []string{`unknown rule "symbol_refrence" (did you mean "symbol_reference"?)`}},
