@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/refs"
 )
 
 // traversal converts a reference such as var.x, aws_vpc.main.id or
@@ -92,13 +93,13 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 	// found above; reaching here means the block sets neither.
 	case "count":
 		if name, ok := attrName(); ok && name == "index" {
-			return c.unconverted(rng, `Reference to "count" in non-counted context`,
-				`The "count" object can only be used in resource and module blocks that set count.`), kindUnknown
+			summary, detail := refs.OutOfContext(refs.CountAttr{Name: name})
+			return c.unconverted(rng, summary, detail), kindUnknown
 		}
 	case "each":
 		if name, ok := attrName(); ok && (name == "key" || name == "value") {
-			return c.unconverted(rng, `Reference to "each" in context without for_each`,
-				`The "each" object can be used only in blocks that set for_each.`), kindUnknown
+			summary, detail := refs.OutOfContext(refs.EachAttr{Name: name})
+			return c.unconverted(rng, summary, detail), kindUnknown
 		}
 	case "path":
 		if name, ok := attrName(); ok && (name == "module" || name == "root" || name == "cwd") {

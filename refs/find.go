@@ -146,6 +146,9 @@ type Use struct {
 	// In names the declaration the way OpenTofu's diagnostics do:
 	// `resource "aws_instance" "web"`, `locals`, `output "id"`.
 	In string
+	// Context is what the place of the reference gives besides
+	// declarations: each, count.index, self (see CheckContext).
+	Context Context
 }
 
 // InModule finds every reference in a module's declarations, ordered by
@@ -189,12 +192,17 @@ type moduleWalker struct {
 }
 
 // collect runs fill on a new finder and adds what it finds to the walker,
-// as written in the declaration in.
+// as written in the declaration in, with no context objects.
 func (w *moduleWalker) collect(in string, fill func(f *finder)) {
+	w.collectIn(in, Context{}, fill)
+}
+
+// collectIn is collect for a place with the context objects ctx.
+func (w *moduleWalker) collectIn(in string, ctx Context, fill func(f *finder)) {
 	f := &finder{ctx: w.m}
 	fill(f)
 	for _, r := range f.refs {
-		w.uses = append(w.uses, Use{Reference: r, In: in})
+		w.uses = append(w.uses, Use{Reference: r, In: in, Context: ctx})
 	}
 	w.diags = append(w.diags, f.diags...)
 }
@@ -220,7 +228,7 @@ func (w *moduleWalker) walk() {
 		})
 	}
 	for _, mc := range config.InOrder(m.ModuleCalls) {
-		w.collect(fmt.Sprintf("module %q", mc.Name), func(f *finder) {
+		w.collectIn(fmt.Sprintf("module %q", mc.Name), Context{Each: mc.ForEach != nil, Count: mc.Count != nil}, func(f *finder) {
 			for _, e := range []hcl.Expression{mc.Source, mc.VersionExpr, mc.Count, mc.ForEach, mc.Enabled} {
 				f.expr(e, nil)
 			}
@@ -234,7 +242,7 @@ func (w *moduleWalker) walk() {
 		}
 	}
 	for _, p := range config.InOrder(m.ProviderConfigs) {
-		w.collect(fmt.Sprintf("provider %q", p.Name), func(f *finder) {
+		w.collectIn(fmt.Sprintf("provider %q", p.Name), Context{Each: p.ForEach != nil}, func(f *finder) {
 			f.expr(p.ForEach, nil)
 			f.body(p.Config, nil)
 			for _, r := range p.Middleware {
@@ -250,13 +258,13 @@ func (w *moduleWalker) walk() {
 		}
 	}
 	for _, im := range m.Imports {
-		w.collect("import", func(f *finder) {
+		w.collectIn("import", Context{Each: im.ForEach != nil}, func(f *finder) {
 			f.expr(im.ID, nil)
 			f.expr(im.ForEach, nil)
 		})
 	}
 	for _, rm := range m.Removed {
-		w.collect("removed", func(f *finder) { provisioners(f, rm.Provisioners, rm.Connection) })
+		w.collectIn("removed", Context{Self: true}, func(f *finder) { provisioners(f, rm.Provisioners, rm.Connection) })
 	}
 	for _, mw := range config.InOrder(m.Middleware) {
 		w.collect(fmt.Sprintf("middleware %q", mw.Name), func(f *finder) {
@@ -276,7 +284,8 @@ func (w *moduleWalker) walk() {
 }
 
 func (w *moduleWalker) resource(r *config.Resource, in string) {
-	w.collect(in, func(f *finder) {
+	ctx := Context{Each: r.ForEach != nil, Count: r.Count != nil}
+	w.collectIn(in, ctx, func(f *finder) {
 		for _, e := range []hcl.Expression{r.Count, r.ForEach, r.Enabled} {
 			f.expr(e, nil)
 		}
@@ -286,6 +295,11 @@ func (w *moduleWalker) resource(r *config.Resource, in string) {
 			f.expr(e, nil)
 		}
 		checkRules(f, r.Lifecycle.Preconditions)
+	})
+	// self is the instance in its postconditions, provisioners and
+	// connection blocks.
+	ctx.Self = true
+	w.collectIn(in, ctx, func(f *finder) {
 		checkRules(f, r.Lifecycle.Postconditions)
 		provisioners(f, r.Provisioners, r.Connection)
 	})

@@ -19,7 +19,7 @@ var featureRules = []*Rule{SymbolReference, FutureSymbolConflict, FeatureOptIn}
 var typeConstraintRules = []*Rule{AnyTypeInspected, LegacyCollectionType, VariableDefaultType, OptionalDefaultType, LossyDefaultConversion, VariableTypeMissing}
 
 // referenceRules check references and legacy expression syntax.
-var referenceRules = []*Rule{UndefinedReference, UnusedDeclaration, DeprecatedInterpolation, DeprecatedIndex}
+var referenceRules = []*Rule{UndefinedReference, ContextReference, UnusedDeclaration, DeprecatedInterpolation, DeprecatedIndex}
 
 // terraformRuleset are the rules of TFLint's bundled terraform ruleset (issue 36).
 var terraformRuleset = []*Rule{CommentSyntax, DocumentedOutputs, DocumentedVariables, EmptyListEquality, DeprecatedLookup, MapDuplicateKeys}

@@ -295,18 +295,18 @@ func (m *module) bind(t tree, ref *refs.Reference, sc *scope) hcl.Diagnostics {
 		t.set(cty.StringVal("default"), s.Alias, s.Name)
 	case refs.CountAttr:
 		if sc == nil || sc.countIndex == cty.NilVal {
-			return bad("Reference to \"count\" in non-counted context", "The \"count\" object can only be used in \"module\", \"resource\", and \"data\" blocks, and only when the \"count\" argument is set.")
+			return bad(refs.OutOfContext(s))
 		}
 		t.set(sc.countIndex, "count", "index")
 	case refs.EachAttr:
 		if sc == nil || sc.eachKey == cty.NilVal {
-			return bad("Reference to \"each\" in context without for_each", "The \"each\" object can be used only in \"module\" or \"resource\" blocks, and only when the \"for_each\" argument is set.")
+			return bad(refs.OutOfContext(s))
 		}
 		t.set(sc.eachKey, "each", "key")
 		t.set(sc.eachValue, "each", "value")
 	case refs.Self:
 		if sc == nil || sc.self == cty.NilVal {
-			return bad("Invalid \"self\" reference", "The \"self\" object is not available in this context. This object can be used only in resource provisioner, connection, and postcondition blocks.")
+			return bad(refs.OutOfContext(s))
 		}
 		t.set(sc.self, "self")
 	case refs.FeatureSymbol:
