@@ -142,7 +142,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"unknown rule", `rule "symbol_refrence" {}`, []string{`:1,6-23: Unknown rule; unknown rule "symbol_refrence" (did you mean "symbol_reference"?)`}},
 		{"unknown option", "rule \"test_options\" {\n  max_lenght = 3\n}", []string{`:2,3-13: Unsupported argument; An argument named "max_lenght" is not expected here. Did you mean "max_length"?`}},
 		{"option of the wrong type", "rule \"test_options\" {\n  allow = {a = 1}\n}", []string{`:2,11-18: Invalid value; The argument "allow" must be list of string`}},
-		{"option value rejected by the rule", "rule \"unused_declaration\" {\n  kinds = [\"variables\"]\n}", []string{`:2,11-24: Invalid value; Invalid kinds for the rule unused_declaration: "variables" is not a kind of declaration; want variable, local, data.`}},
+		{"option value rejected by the rule", "rule \"unused_declaration\" {\n  kinds = [\"variables\"]\n}", []string{`:2,11-24: Invalid value; Invalid kinds for the rule unused_declaration: "variables" is not a kind of declaration; want variable, local, data, provider.`}},
 		{"bad severity", "rule \"symbol_reference\" {\n  severity = \"fatal\"\n}", []string{`Invalid severity; unknown severity "fatal": want error, warning or notice.`}},
 		{"enabled not a bool", "rule \"symbol_reference\" {\n  enabled = \"maybe\"\n}", []string{`The argument "enabled" must be bool`}},
 		{"variables are not allowed", "rule \"symbol_reference\" {\n  enabled = var.on\n}", []string{"Variables not allowed"}},

@@ -26,14 +26,21 @@ to is reported once that one is gone. A data source with preconditions or
 postconditions is left alone, since its conditions are checks that run
 whether or not it is read; one referred to only by depends_on is used.
 Variables are reported in root and child modules alike: a value set for an
-unused variable goes nowhere. Tests (.tftest.hcl files) are not read. The
-option kinds chooses which of variable, local and data are reported.
+unused variable goes nowhere. A provider configuration with an alias is
+unused when no resource, data source, import or module call's providers
+names it, as TFLint's terraform_unused_declarations reports. Tests
+(.tftest.hcl files) are not read. The option kinds chooses which of
+variable, local, data and provider are reported.
 
 Bad:
 
     variable "unused" {}
     locals { unused = 1 }
     data "aws_region" "unused" {}
+    provider "aws" {
+      alias  = "unused"
+      region = "eu-west-1"
+    }
 
 Good:
 
@@ -44,9 +51,9 @@ Good:
 	Check:    checkUnusedDeclarations,
 	Options: []Option{{
 		Name:    "kinds",
-		Doc:     `The kinds of declaration to report: "variable", "local" and "data" (all three by default); a module whose variables are shared with others by a common file may leave out "variable".`,
+		Doc:     `The kinds of declaration to report: "variable", "local", "data" and "provider" (aliased provider configurations; all four by default); a module whose variables are shared with others by a common file may leave out "variable".`,
 		Type:    cty.Set(cty.String),
-		Default: cty.SetVal([]cty.Value{cty.StringVal("variable"), cty.StringVal("local"), cty.StringVal("data")}),
+		Default: cty.SetVal([]cty.Value{cty.StringVal("variable"), cty.StringVal("local"), cty.StringVal("data"), cty.StringVal("provider")}),
 		Validate: func(v cty.Value) error {
 			for _, k := range v.AsValueSlice() {
 				if !slices.Contains(declarationKinds, k.AsString()) {
@@ -59,7 +66,7 @@ Good:
 }
 
 // declarationKinds are the values of unused_declaration's kinds option.
-var declarationKinds = []string{"variable", "local", "data"}
+var declarationKinds = []string{"variable", "local", "data", "provider"}
 
 // reports tells whether the pass's kinds option includes kind.
 func reports(p *Pass, kind string) bool {
@@ -111,6 +118,9 @@ func checkUnusedDeclarations(p *Pass) {
 			})
 		}
 	}
+	if reports(p, "provider") {
+		reportUnusedProviderAliases(p)
+	}
 	for _, r := range config.InOrder(m.DataResources) {
 		if usedData[r.Key()] || len(r.Lifecycle.Preconditions) > 0 || len(r.Lifecycle.Postconditions) > 0 || !reports(p, "data") {
 			continue
@@ -119,6 +129,51 @@ func checkUnusedDeclarations(p *Pass) {
 			Message: fmt.Sprintf("data %q %q is declared but not used", r.Type, r.Name),
 			Detail:  fmt.Sprintf("Nothing in the module refers to data.%s.%s, yet OpenTofu reads it at every plan. Remove it, or use it.", r.Type, r.Name),
 			Range:   labelRange(r.LabelRanges, 1, r.Decl),
+		})
+	}
+}
+
+// reportUnusedProviderAliases reports the aliased provider configurations
+// that nothing names: no resource, data source (in a check block too),
+// import, or module call's providers map.
+func reportUnusedProviderAliases(p *Pass) {
+	m := p.Module
+	used := map[string]bool{}
+	add := func(r *config.ProviderRef) {
+		if r != nil {
+			used[r.String()] = true
+		}
+	}
+	for _, rs := range []map[string]*config.Resource{m.ManagedResources, m.DataResources, m.EphemeralResources} {
+		for _, r := range rs {
+			add(r.Provider)
+		}
+	}
+	for _, c := range m.Checks {
+		if c.DataSource != nil {
+			add(c.DataSource.Provider)
+		}
+	}
+	for _, im := range m.Imports {
+		add(im.Provider)
+	}
+	for _, mc := range m.ModuleCalls {
+		for _, pp := range mc.Providers {
+			add(&pp.InParent)
+		}
+	}
+	for _, pc := range config.InOrder(m.ProviderConfigs) {
+		if pc.Alias == "" || used[pc.Key()] {
+			continue
+		}
+		rng := pc.Decl
+		if pc.AliasRange != nil {
+			rng = *pc.AliasRange
+		}
+		p.Report(Finding{
+			Message: fmt.Sprintf("provider %q with alias %q is declared but not used", pc.Name, pc.Alias),
+			Detail:  fmt.Sprintf("No resource, data source, import or module call uses %s. Remove the provider block, or use it.", pc.Key()),
+			Range:   rng,
 		})
 	}
 }
