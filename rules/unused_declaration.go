@@ -158,8 +158,8 @@ func reportUnusedProviderAliases(p *Pass) {
 		add(im.Provider)
 	}
 	for _, mc := range m.ModuleCalls {
-		for _, pp := range mc.Providers {
-			add(&pp.InParent)
+		for i := range mc.Providers {
+			add(&mc.Providers[i].InParent)
 		}
 	}
 	for _, pc := range config.InOrder(m.ProviderConfigs) {
