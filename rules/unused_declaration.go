@@ -166,14 +166,11 @@ func reportUnusedProviderAliases(p *Pass) {
 		if pc.Alias == "" || used[pc.Key()] {
 			continue
 		}
-		rng := pc.Decl
-		if pc.AliasRange != nil {
-			rng = *pc.AliasRange
-		}
+		// At the block's header, where TFLint reports it.
 		p.Report(Finding{
 			Message: fmt.Sprintf("provider %q with alias %q is declared but not used", pc.Name, pc.Alias),
 			Detail:  fmt.Sprintf("No resource, data source, import or module call uses %s. Remove the provider block, or use it.", pc.Key()),
-			Range:   rng,
+			Range:   pc.Decl,
 		})
 	}
 }
