@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	ctyfunction "github.com/zclconf/go-cty/cty/function"
 
 	tofufuncs "github.com/tofucue/tofucue/functions"
 )
@@ -163,6 +164,20 @@ func (c *converter) call(e *hclsyntax.FunctionCallExpr) (ast.Expr, kind) {
 	return outer(f.conv(cl)), f.result
 }
 
+// paramType is the type of a function's parameter i (its variadic
+// parameter's past the others); false for a call with too many
+// arguments.
+func paramType(f ctyfunction.Function, i int) (cty.Type, bool) {
+	params, variadic := f.Params(), f.VarParam()
+	switch {
+	case i < len(params):
+		return params[i].Type, true
+	case variadic != nil:
+		return variadic.Type, true
+	}
+	return cty.NilType, false
+}
+
 // signatures are OpenTofu's functions as cty functions, for their
 // parameters' types.
 var signatures = tofufuncs.Table(tofufuncs.Options{PlanTime: true})
@@ -178,18 +193,12 @@ func (cl *call) convertParams() {
 	if !ok {
 		return
 	}
-	params, variadic := sig.Params(), sig.VarParam()
 	for i := range cl.args {
 		if cl.expand && i == len(cl.args)-1 {
 			break
 		}
-		var ty cty.Type
-		switch {
-		case i < len(params):
-			ty = params[i].Type
-		case variadic != nil:
-			ty = variadic.Type
-		default:
+		ty, ok := paramType(sig, i)
+		if !ok {
 			continue
 		}
 		switch {

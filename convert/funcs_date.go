@@ -34,13 +34,8 @@ var dateFuncs = map[string]function{
 // constants, and otherwise, for a constant FORMAT, CUE's time.FormatString
 // with FORMAT translated to Go's layout (dateLayout).
 func convFormatdate(cl *call) ast.Expr {
-	if !cl.arity(2, 2) {
-		return cl.fail(arityDetail(cl.name, 2, 2))
-	}
-	if x, _, err, ok := cl.fold(); ok {
+	if x, done := cl.arityFold(2, 2); done {
 		return x
-	} else if err != "" {
-		return cl.fail("OpenTofu reports an error for this call: " + err)
 	}
 	f, diags, ok := cl.c.constValue(cl.src[0])
 	if !ok || diags.HasErrors() || !f.IsKnown() || f.IsNull() || f.Type() != cty.String {

@@ -27,6 +27,22 @@ func (cl *call) fold() (x ast.Expr, k kind, err string, ok bool) {
 	return x, k, "", true
 }
 
+// arityFold checks the number of arguments and works the call out when
+// its arguments are constants: done is set, with the expression to
+// write, when the call has the wrong number of arguments (reported),
+// folds, or is an error in OpenTofu (reported).
+func (cl *call) arityFold(lo, hi int) (x ast.Expr, done bool) {
+	if !cl.arity(lo, hi) {
+		return cl.fail(arityDetail(cl.name, lo, hi)), true
+	}
+	if x, _, err, ok := cl.fold(); ok {
+		return x, true
+	} else if err != "" {
+		return cl.fail("OpenTofu reports an error for this call: " + err), true
+	}
+	return nil, false
+}
+
 // foldOr is fold, or a "not converted" report saying why.
 func (cl *call) foldOr(why string) ast.Expr {
 	x, _, err, ok := cl.fold()

@@ -31,13 +31,8 @@ func init() { convertExpr = (*converter).expr }
 // inside the module directory), and converted like an expression of the
 // module with the variables as its only names (see renderTemplate).
 func convTemplateFile(cl *call) ast.Expr {
-	if !cl.arity(2, 2) {
-		return cl.fail(arityDetail(cl.name, 2, 2))
-	}
-	if x, _, err, ok := cl.fold(); ok {
+	if x, done := cl.arityFold(2, 2); done {
 		return x
-	} else if err != "" {
-		return cl.fail("OpenTofu reports an error for this call: " + err)
 	}
 	rel, diags, ok := cl.c.constPath(cl.src[0])
 	if diags.HasErrors() {

@@ -74,17 +74,11 @@ func (c *converter) typeOf(e hcl.Expression) (ty cty.Type) {
 		// An argument of a type not known is taken for the parameter's
 		// type, which OpenTofu converts it to (or refuses it): compact of
 		// anything is a list of strings.
-		params, variadic := f.Params(), f.VarParam()
 		args := make([]cty.Type, len(e.Args))
 		for i, a := range e.Args {
 			args[i] = c.typeOf(a)
-			var pt cty.Type
-			switch {
-			case i < len(params):
-				pt = params[i].Type
-			case variadic != nil:
-				pt = variadic.Type
-			default:
+			pt, ok := paramType(f, i)
+			if !ok {
 				continue
 			}
 			// A type with parts not known that converts to a parameter
