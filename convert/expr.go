@@ -47,11 +47,7 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 	case *hclsyntax.FunctionCallExpr:
 		return c.call(e)
 	case *hclsyntax.ConditionalExpr:
-		cond, ck := c.expr(e.Condition)
-		if ck == kindString {
-			// OpenTofu converts a string condition ("true") to a bool.
-			cond = c.lib("tobool", cond)
-		}
+		cond := c.condition(e.Condition)
 		a, ak := c.expr(e.TrueResult)
 		b, bk := c.expr(e.FalseResult)
 		k, mixed := unified(ak, bk)
@@ -177,6 +173,17 @@ var binaryOps = map[*hclsyntax.Operation]token.Token{
 	hclsyntax.OpLessThanOrEqual:    token.LEQ,
 	hclsyntax.OpLogicalAnd:         token.LAND,
 	hclsyntax.OpLogicalOr:          token.LOR,
+}
+
+// condition converts an expression used as a condition (of a
+// conditional, of count = COND ? 1 : 0, of a for expression's if): a
+// string condition ("true") becomes a bool, as OpenTofu converts it.
+func (c *converter) condition(e hclsyntax.Expression) ast.Expr {
+	x, k := c.expr(e)
+	if k == kindString {
+		return c.lib("tobool", x)
+	}
+	return x
 }
 
 // numericOperators take numbers: OpenTofu converts their operands to

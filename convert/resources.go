@@ -163,11 +163,9 @@ func (c *converter) zeroOrOne(count hcl.Expression) (ast.Expr, bool) {
 	}
 	switch {
 	case t == 1 && f == 0:
-		x, _ := c.expr(cond.Condition)
-		return x, true
+		return c.condition(cond.Condition), true
 	case t == 0 && f == 1:
-		x, _ := c.expr(cond.Condition)
-		return not(x), true
+		return not(c.condition(cond.Condition)), true
 	}
 	return nil, false
 }

@@ -101,8 +101,7 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 		clauses = []ast.Clause{fc}
 	}
 	if e.CondExpr != nil {
-		cond, _ := c.expr(e.CondExpr)
-		clauses = append(clauses, &ast.IfClause{Condition: cond})
+		clauses = append(clauses, &ast.IfClause{Condition: c.condition(e.CondExpr)})
 	}
 	val, _ := c.expr(e.ValExpr)
 
