@@ -26,6 +26,9 @@ type Tree struct {
 	errors   map[string]hcl.Diagnostics
 	// expanded are the directories whose modules' calls were found.
 	expanded map[string]bool
+	// path are the directories whose calls are being followed, from the
+	// root: a call back into one of them is a cycle.
+	path []string
 }
 
 // TreeChild is where a call of a module of the tree found its module.
@@ -124,7 +127,10 @@ func (t *Tree) load(rootDir, dir, key string, from *hcl.Range) *Module {
 }
 
 func (t *Tree) loadChildren(rootDir string, m *Module, key string) {
-	t.expanded[filepath.Clean(m.Dir)] = true
+	dir := filepath.Clean(m.Dir)
+	t.expanded[dir] = true
+	t.path = append(t.path, dir)
+	defer func() { t.path = t.path[:len(t.path)-1] }()
 	for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 		call := m.ModuleCalls[name]
 		child := &TreeChild{Child: t.sources.Find(rootDir, key, m.Dir, call)}
@@ -135,6 +141,20 @@ func (t *Tree) loadChildren(rootDir string, m *Module, key string) {
 		rng := call.DeclRange()
 		if call.Source != nil {
 			rng = call.Source.Range()
+		}
+		if i := slices.Index(t.path, filepath.Clean(child.Dir)); i >= 0 {
+			// A module the calls lead back to: OpenTofu refuses the
+			// tree, which would expand without end.
+			loop := append(slices.Clone(t.path[i:]), filepath.Clean(child.Dir))
+			d := &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Module cycle",
+				Detail:   fmt.Sprintf("Module %q calls the module in %s, which leads back to it: %s. A module must not call itself, directly or through other modules.", name, child.Dir, strings.Join(loop, " → ")),
+				Subject:  rng.Ptr(),
+			}
+			t.errors[dir] = append(t.errors[dir], d)
+			child.Errors = hcl.Diagnostics{d}
+			continue
 		}
 		child.Module = t.load(rootDir, child.Dir, child.Key, rng.Ptr())
 		child.Errors = t.errors[child.Dir]
