@@ -20,6 +20,12 @@ type Options struct {
 	// Features is the registry of opt-in features and language editions
 	// that the module may use; nil means features.Default.
 	Features *features.Registry
+	// Overlay holds the contents of files that are read from it instead
+	// of from disk, by path as the loader forms it (the module directory
+	// joined with the file name): an editor's unsaved buffers. A
+	// configuration file in the overlay is part of its directory's module
+	// even when it is not on disk yet.
+	Overlay map[string][]byte
 }
 
 // Load reads the module in dir with the default options.
@@ -31,7 +37,7 @@ func Load(dir string) (*Module, hcl.Diagnostics) {
 // errors, holding whatever could be decoded; it returns nil only when the
 // directory itself cannot be read.
 func LoadWith(dir string, opts Options) (*Module, hcl.Diagnostics) {
-	primary, override, diags := ModuleFiles(dir)
+	primary, override, diags := moduleFiles(dir, opts.Overlay)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -87,6 +93,14 @@ func IsModuleDir(dir string) bool {
 	return !diags.HasErrors() && len(p)+len(o) > 0
 }
 
+// IsConfigFile reports whether path names a configuration file that
+// OpenTofu reads as part of its directory's module: a .tf, .tf.json, .tofu
+// or .tofu.json file that is not hidden or an editor's backup.
+func IsConfigFile(path string) bool {
+	name := filepath.Base(path)
+	return fileSuffix(name) != "" && !isIgnoredFile(name)
+}
+
 // fileSuffix returns the configuration suffix of name, or "".
 func fileSuffix(name string) string {
 	for _, s := range []string{".tf.json", ".tofu.json", ".tf", ".tofu"} {
@@ -108,8 +122,14 @@ func isIgnoredFile(name string) bool {
 // module in dir, in lexical order, with .tf files that a .tofu file of the
 // same base name hides left out.
 func ModuleFiles(dir string) (primary, override []string, diags hcl.Diagnostics) {
+	return moduleFiles(dir, nil)
+}
+
+// moduleFiles is ModuleFiles with the files of overlay that are in dir
+// counted as present.
+func moduleFiles(dir string, overlay map[string][]byte) (primary, override []string, diags hcl.Diagnostics) {
 	entries, err := os.ReadDir(dir)
-	if err != nil {
+	if err != nil && !hasFileIn(overlay, dir) {
 		return nil, nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read module directory",
@@ -125,6 +145,13 @@ func ModuleFiles(dir string) (primary, override []string, diags hcl.Diagnostics)
 		}
 		present[name] = true
 		names = append(names, name)
+	}
+	for path := range overlay {
+		name := filepath.Base(path)
+		if filepath.Dir(path) == filepath.Clean(dir) && !present[name] && !isIgnoredFile(name) && fileSuffix(name) != "" {
+			present[name] = true
+			names = append(names, name)
+		}
 	}
 	sort.Strings(names)
 	for _, name := range names {
@@ -143,6 +170,16 @@ func ModuleFiles(dir string) (primary, override []string, diags hcl.Diagnostics)
 	return primary, override, nil
 }
 
+// hasFileIn reports whether overlay holds a file directly in dir.
+func hasFileIn(overlay map[string][]byte, dir string) bool {
+	for path := range overlay {
+		if filepath.Dir(path) == filepath.Clean(dir) {
+			return true
+		}
+	}
+	return false
+}
+
 // loader carries the state of one Load call.
 type loader struct {
 	opts   Options
@@ -159,7 +196,11 @@ func (l *loader) report(diags ...*hcl.Diagnostic) { l.diags = append(l.diags, di
 // loadFile parses and decodes one file. It returns nil when the file cannot
 // be read at all.
 func (l *loader) loadFile(path string, override bool) *file {
-	src, err := os.ReadFile(path)
+	src, ok := l.opts.Overlay[path]
+	var err error
+	if !ok {
+		src, err = os.ReadFile(path)
+	}
 	if err != nil {
 		l.report(&hcl.Diagnostic{
 			Severity: hcl.DiagError,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -330,4 +331,31 @@ func FuzzLoadFile(f *testing.F) {
 			t.Fatal("LoadFile returned no module for a readable file")
 		}
 	})
+}
+
+// TestLoadOverlay: an overlay's files stand for those on disk, and a file
+// only in the overlay is part of its directory's module.
+func TestLoadOverlay(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(`variable "a" {}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	overlay := map[string][]byte{
+		filepath.Join(dir, "main.tf"):     []byte(`variable "b" {}`),
+		filepath.Join(dir, "new.tf"):      []byte(`variable "c" {}`),
+		filepath.Join(dir, "sub", "x.tf"): []byte(`variable "d" {}`), // another module
+		filepath.Join(dir, "notes.txt"):   []byte(`not configuration`),
+	}
+	mod, diags := LoadWith(dir, Options{Overlay: overlay})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var names []string
+	for name := range mod.Variables {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, []string{"b", "c"}) {
+		t.Errorf("variables = %v, want [b c]", names)
+	}
 }

@@ -34,6 +34,9 @@ type Options struct {
 	// about, which the text format needs for its "in resource ..." context
 	// lines; without it the report keeps only their sources.
 	KeepSyntax bool
+	// Overlay is read instead of the files on disk where it has a file
+	// (see config.Options.Overlay): an editor's unsaved buffers.
+	Overlay map[string][]byte
 }
 
 // setup is a configuration as it applies to modules: the merged settings
@@ -74,7 +77,7 @@ func Run(targets []Target, opts Options) (*report.Report, hcl.Diagnostics) {
 	for range min(jobs, len(targets)) {
 		wg.Go(func() {
 			for i := range next {
-				f, d, files := lintOne(targets[i], setups[i], opts.KeepSyntax)
+				f, d, files := lintOne(targets[i], setups[i], opts)
 				results[i] = result{f, d, files}
 			}
 		})
@@ -106,8 +109,8 @@ func Run(targets []Target, opts Options) (*report.Report, hcl.Diagnostics) {
 }
 
 // lintOne loads one module and runs the rules over it.
-func lintOne(t Target, s *setup, keepSyntax bool) ([]rules.Finding, hcl.Diagnostics, map[string]*hcl.File) {
-	mod, diags := config.Load(t.Dir)
+func lintOne(t Target, s *setup, opts Options) ([]rules.Finding, hcl.Diagnostics, map[string]*hcl.File) {
+	mod, diags := config.LoadWith(t.Dir, config.Options{Overlay: opts.Overlay})
 	if mod != nil {
 		rules.NoteModule(mod, diags)
 	}
@@ -126,7 +129,7 @@ func lintOne(t Target, s *setup, keepSyntax bool) ([]rules.Finding, hcl.Diagnost
 		found = slices.DeleteFunc(found, func(f rules.Finding) bool { return !slices.Contains(t.Files, filepath.Clean(f.Range.Filename)) })
 	}
 	report.SortDiagnostics(own)
-	return found, own, reportFiles(mod, t, found, own, keepSyntax)
+	return found, own, reportFiles(mod, t, found, own, opts.KeepSyntax)
 }
 
 // reportFiles returns the files of mod that the report lists: those of the

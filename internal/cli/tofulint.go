@@ -32,6 +32,7 @@ func newTofulintCommand() *cobra.Command {
 		format, minSeverity, configFile      string
 		recursive, listRules, reportUnused   bool
 		fix, diff, force, initConfig         bool
+		langServer                           bool
 		chdir                                string
 		verbose, noColor, forceColor         bool
 		filters                              []string
@@ -62,9 +63,16 @@ tflint-ignore comments work too.
 --fix applies the fixes of the findings in place and then reports what is
 left; --diff prints the fixes as a unified diff and writes nothing.
 
+--langserver serves the Language Server Protocol on stdin and stdout:
+editors get the findings of each module they open as diagnostics, and
+fixes and ignore comments as quick fixes (see the README for Neovim,
+VS Code and Helix).
+
 Exit status: 0 when no module has a loading error and no finding is at or
 above --minimum-failure-severity (with --force: no loading error), 1 otherwise, 2 on a usage, configuration
-or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
+or I/O error. With --diff: 1 when a file would change, 0 when none would.
+With --langserver: 0 when the editor asked for shutdown before exit, 1
+otherwise.`,
 		Version: Version(),
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -112,6 +120,12 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 					return &exitError{code: ExitError, err: fmt.Errorf("--config: %w", err)}
 				}
 			}
+			if langServer {
+				if len(args) > 0 || fix || diff {
+					return errors.New("--langserver takes no PATH, --fix or --diff: the editor names the files")
+				}
+				return serveLanguage(cmd, lint.Options{ConfigFile: configFile, Overrides: over})
+			}
 			targets, err := lint.Expand(args, recursive)
 			if err == nil {
 				targets, err = lint.Filter(targets, filters, chdir)
@@ -143,6 +157,7 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 	flags.BoolVarP(&recursive, "recursive", "r", false, "lint every module directory below each directory PATH, as PATH/... does")
 	flags.BoolVar(&fix, "fix", false, "apply the fixes of the findings to the files in place")
 	flags.BoolVar(&diff, "diff", false, "print the fixes as a unified diff and write nothing")
+	flags.BoolVar(&langServer, "langserver", false, "serve the Language Server Protocol on stdin and stdout, for editors")
 	flags.BoolVar(&listRules, "list-rules", false, "list every rule with its severity, default state and whether it fixes, and exit")
 	flags.StringSliceVar(&enableRules, "enable-rule", nil, "run these rules as well (repeatable, or comma-separated)")
 	flags.StringSliceVar(&disableRules, "disable-rule", nil, "do not run these rules")
