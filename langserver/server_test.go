@@ -20,7 +20,7 @@ import (
 // client drives a server over a pipe as an editor does, and keeps the
 // diagnostics last published for each URI.
 type client struct {
-	t    *testing.T
+	t    testing.TB
 	conn *jsonrpc2.Conn
 	done chan error // what Serve returned
 
@@ -31,7 +31,7 @@ type client struct {
 	registered []protocol.Registration
 }
 
-func startServer(t *testing.T, caps protocol.ClientCapabilities) *client {
+func startServer(t testing.TB, caps protocol.ClientCapabilities) *client {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	serverSide, clientSide := net.Pipe()

@@ -118,6 +118,7 @@ func TestTofulintExitStatus(t *testing.T) {
 		{name: "unknown format", args: []string{"--format", "xml", j("clean")}, code: ExitError, stderr: []string{`invalid --format "xml"`}},
 		{name: "help", args: []string{"--help"}, code: ExitOK, stdout: []string{"Usage:\n  tofulint [flags] [PATH ...]", "--format", "--recursive", "DIR/..."}},
 		{name: "version", args: []string{"--version"}, code: ExitOK, stdout: []string{"tofulint version "}},
+		{name: "langserver with a path", args: []string{"--langserver", j("clean")}, code: ExitError, stderr: []string{"--langserver takes no PATH"}},
 	}
 	runCases(t, tofulint, tests)
 }
