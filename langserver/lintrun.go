@@ -54,7 +54,7 @@ func (s *server) snapshot(dir string) map[string]document {
 
 func (s *server) lintLoop(dir string, snap map[string]document) {
 	for {
-		results := lintModule(dir, snap, s.opts.Lint)
+		results := s.lint(dir, snap, s.opts.Lint)
 		s.mu.Lock()
 		m := s.modules[dir]
 		if m.again && s.ctx.Err() == nil {
@@ -164,6 +164,18 @@ func lintModule(dir string, snap map[string]document, opts lint.Options) map[str
 	}
 	for _, d := range cdiags { // the configuration file's
 		b.diagnostic(d, "Configuration: ")
+	}
+	if rep == nil { // say so where the user looks
+		for _, d := range cdiags {
+			if d.Severity == hcl.DiagError && d.Subject != nil {
+				b.diagnostic(&hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  fmt.Sprintf("nothing was linted: %s has errors", d.Subject.Filename),
+					Detail:   d.Summary,
+				}, "Configuration: ")
+				break
+			}
+		}
 	}
 	for _, fr := range b.files {
 		fr.sent, _ = json.Marshal(fr.diagnostics())

@@ -37,10 +37,18 @@ var ErrNoShutdown = errors.New("the client sent exit without shutdown")
 // connection closes or ctx is done. It returns nil after a shutdown
 // request, ErrNoShutdown otherwise.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
+	return serve(ctx, rwc, opts, lintModule)
+}
+
+// lintFunc lints a module with open documents over its files; tests
+// replace lintModule to see and pace the runs.
+type lintFunc func(dir string, snap map[string]document, opts lint.Options) map[string]*fileResult
+
+func serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options, run lintFunc) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := &server{
-		opts: opts, ctx: ctx,
+		opts: opts, ctx: ctx, lint: run,
 		docs: map[string]*document{}, modules: map[string]*module{},
 		wake: make(chan struct{}, 1),
 	}
@@ -75,6 +83,7 @@ type server struct {
 	opts Options
 	ctx  context.Context
 	conn *jsonrpc2.Conn
+	lint lintFunc
 
 	mu          sync.Mutex
 	initialized bool

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/tofucue/tofucue/lint"
 )
 
 // client drives a server over a pipe as an editor does, and keeps the
@@ -33,11 +36,16 @@ type client struct {
 
 func startServer(t testing.TB, caps protocol.ClientCapabilities) *client {
 	t.Helper()
+	return startServerWith(t, caps, lintModule)
+}
+
+func startServerWith(t testing.TB, caps protocol.ClientCapabilities, run lintFunc) *client {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	serverSide, clientSide := net.Pipe()
 	c := &client{t: t, done: make(chan error, 1), changed: make(chan struct{}, 1),
 		latest: map[string][]protocol.Diagnostic{}, published: map[string]int{}}
-	go func() { c.done <- Serve(ctx, serverSide, Options{Version: "test"}) }()
+	go func() { c.done <- serve(ctx, serverSide, Options{Version: "test"}, run) }()
 	c.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(clientSide, jsonrpc2.VSCodeObjectCodec{}),
 		jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 			c.mu.Lock()
@@ -267,6 +275,48 @@ func TestEditsAndCodeActions(t *testing.T) {
 	c.until("cleared diagnostics", hasCodes(uri))
 }
 
+// TestSupersededEdits: edits that arrive while a run is under way make
+// one more run, of the last text, and the superseded run's diagnostics
+// are never published.
+func TestSupersededEdits(t *testing.T) {
+	dir := writeModule(t, map[string]string{"main.tf": mainTF})
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var linted []string // the text of main.tf in each run
+	c := startServerWith(t, protocol.ClientCapabilities{}, func(dir string, snap map[string]document, opts lint.Options) map[string]*fileResult {
+		mu.Lock()
+		linted = append(linted, string(snap[filepath.Join(dir, "main.tf")].text))
+		first := len(linted) == 1
+		mu.Unlock()
+		if first {
+			<-release
+		}
+		return lintModule(dir, snap, opts)
+	})
+	path := filepath.Join(dir, "main.tf")
+	uri := open(c, path, mainTF)
+	doc := newDoc(uri, mainTF)
+	// The first run holds the interpolation; the edits remove it.
+	c.change(doc, protocol.Range{Start: protocol.Position{Line: 5, Character: 10}, End: protocol.Position{Line: 5, Character: 23}}, "var.name")
+	for i := range 20 {
+		c.change(doc, protocol.Range{Start: protocol.Position{Line: 6, Character: 1}, End: protocol.Position{Line: 6, Character: 1}}, fmt.Sprintf("\n# %d", i))
+	}
+	c.call("textDocument/codeAction", protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}, &[]protocol.CodeAction{}) // every change is in
+	close(release)
+	c.until("the diagnostics of the last edit", hasCodes(uri))
+	c.mu.Lock()
+	n := c.published[uri]
+	c.mu.Unlock()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(linted) != 2 || linted[1] != doc.text {
+		t.Errorf("%d runs (want 2), the last of:\n%s\nwant:\n%s", len(linted), linted[len(linted)-1], doc.text)
+	}
+	if n != 1 {
+		t.Errorf("main.tf published %d times, want once: the superseded run's finding was published", n)
+	}
+}
+
 // TestStaleCodeActions: a document edited after its diagnostics were
 // computed is offered no action whose ranges would be stale.
 func TestStaleCodeActions(t *testing.T) {
@@ -315,6 +365,17 @@ func TestWatchedFiles(t *testing.T) {
 	}
 	c.notify("workspace/didChangeWatchedFiles", protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: uriOf(cfg), Type: protocol.FileChangeTypeCreated}}})
 	c.until("the rule disabled", hasCodes(uri))
+
+	// A configuration file with an error is reported on the open
+	// documents, and on itself.
+	if err := os.WriteFile(cfg, []byte("rule \"no_such_rule\" {\n  enabled = true\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("workspace/didChangeWatchedFiles", protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: uriOf(cfg), Type: protocol.FileChangeTypeChanged}}})
+	c.until("the configuration error", func(l map[string][]protocol.Diagnostic) bool {
+		ds, own := l[uri], l[uriOf(cfg)]
+		return len(ds) == 1 && strings.HasPrefix(ds[0].Message, "Configuration: ") && len(own) == 1 && own[0].Range.Start.Line == 0
+	})
 }
 
 // TestLifecycle: requests before initialize are refused; exit after
