@@ -50,6 +50,17 @@ type Resource struct {
 	Provisioners []*Provisioner
 }
 
+// ProviderName is the local name of the provider the resource belongs
+// to: the one its provider argument names, else the one its type implies
+// (the type up to its first underscore, as OpenTofu takes it).
+func (r *Resource) ProviderName() string {
+	if r.Provider != nil {
+		return r.Provider.Name
+	}
+	name, _, _ := strings.Cut(r.Type, "_")
+	return name
+}
+
 // Addr is "type.name", or "data.type.name" / "ephemeral.type.name".
 func (r *Resource) Addr() string {
 	switch r.Mode {

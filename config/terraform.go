@@ -63,6 +63,10 @@ type RequiredProvider struct {
 	Requirement          *VersionConstraint
 	ConfigurationAliases []ProviderRef
 	DeclRange            hcl.Range
+	// Expr is the entry's value; Legacy is true when it is the legacy
+	// form, a version constraint string instead of an object.
+	Expr   hcl.Expression
+	Legacy bool
 }
 
 // Backend is a backend "type" {} or cloud {} block, kept opaque: its body
@@ -348,7 +352,7 @@ func (d *decoder) decodeRequiredProviders(block *hcl.Block) map[string]*Required
 	d.report(diags...)
 	out := map[string]*RequiredProvider{}
 	for name, attr := range attrs {
-		rp := &RequiredProvider{Name: name, DeclRange: attr.Range}
+		rp := &RequiredProvider{Name: name, DeclRange: attr.Range, Expr: attr.Expr}
 		if !isProviderLocalName(name) {
 			d.errorf(attr.NameRange, "Invalid provider local name", "%q is an invalid provider local name: %s", name, providerLocalNameRule)
 			continue
@@ -357,6 +361,7 @@ func (d *decoder) decodeRequiredProviders(block *hcl.Block) map[string]*Required
 			d.decodeRequiredProviderObject(rp, attr)
 		} else {
 			// The legacy form: name = "version constraint".
+			rp.Legacy = true
 			val, vdiags := attr.Expr.Value(nil)
 			d.report(vdiags...)
 			if vdiags.HasErrors() {
