@@ -182,7 +182,7 @@ func (r *Result) fromPlaceholder(e cueerrors.Error) bool {
 			if "/"+f.Name != pos.Filename() {
 				continue
 			}
-			if line, ok := sourceLine(f.Source, pos.Line()); ok && strings.Contains(line, placeholderPrefix) {
+			if strings.Contains(expressionAt(f.Source, pos.Line()), placeholderPrefix) {
 				return true
 			}
 		}
@@ -190,14 +190,35 @@ func (r *Result) fromPlaceholder(e cueerrors.Error) bool {
 	return false
 }
 
-// sourceLine is line n (from 1) of src.
-func sourceLine(src []byte, n int) (string, bool) {
-	for i, line := range strings.Split(string(src), "\n") {
-		if i+1 == n {
-			return line, true
+// expressionAt returns line n (from 1) of src with, when the line leaves
+// brackets open, the lines up to where they close: the expression an
+// error at the line is about. A placeholder inside it is where the error
+// comes from: an argument of a library call, which reports the failure at
+// the call ("out: 2 errors in empty disjunction") rather than at the
+// argument.
+func expressionAt(src []byte, n int) string {
+	lines := strings.Split(string(src), "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	var b strings.Builder
+	depth := 0
+	for _, line := range lines[n-1:] {
+		b.WriteString(line)
+		b.WriteByte('\n')
+		for _, c := range line {
+			switch c {
+			case '{', '[', '(':
+				depth++
+			case '}', ']', ')':
+				depth--
+			}
+		}
+		if depth <= 0 {
+			break
 		}
 	}
-	return "", false
+	return b.String()
 }
 
 // BatchOptions control a batch conversion.

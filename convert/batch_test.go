@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -214,5 +215,28 @@ func TestCheckLoads(t *testing.T) {
 				t.Errorf("error = %v, want one containing %q", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestPlaceholderInForEach: a for_each whose expression is not converted
+// makes tofu.#forEach fail, which reports the failure at the call, lines
+// above the placeholder; the conversion is partial, not an internal error
+// (fabric's tests/examples_e2e/setup_module).
+func TestPlaceholderInForEach(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"main.tf":      "resource \"terraform_data\" \"each\" {\n  for_each = local.from_json\n  input    = each.key\n}\n",
+		"more.tf.json": `{"locals": {"from_json": {"a": "x"}}}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mr := Dir(dir, Options{})
+	if mr.Result == nil || mr.Result.Complete() {
+		t.Fatalf("want a partial conversion, got %+v", mr)
+	}
+	if mr.Err != nil {
+		t.Errorf("the conversion with placeholders does not load: %v", mr.Err)
 	}
 }
