@@ -41,8 +41,10 @@ var tflintIgnored = map[string]string{
 
 // ParseTFLintConfig reads TFLint's configuration file src, named filename,
 // into the equivalent Config: disabled_by_default, the terraform plugin's
-// preset ("recommended" when the file does not set one, as TFLint
-// does) and the rule blocks' enabled settings and the options that the
+// preset ("recommended" when the file has no plugin "terraform" block, as
+// TFLint does; a block without preset leaves each rule's own default,
+// which is on for every rule of the ruleset tofulint has, so "all" unless
+// disabled_by_default) and the rule blocks' enabled settings and the options that the
 // tofulint rule shares by name. What tofulint cannot honor (another
 // plugin, a rule tofulint has no equivalent for, force, varfile, ...) is a
 // warning naming it and why; the first diagnostic is always a warning
@@ -56,6 +58,7 @@ func ParseTFLintConfig(src []byte, filename string) (Config, hcl.Diagnostics) {
 	if pdiags.HasErrors() {
 		return cfg, diags
 	}
+	pluginBlock, presetSet := false, false
 	content, cdiags := f.Body.Content(tflintConfigSchema)
 	diags = append(diags, cdiags...)
 	warn := func(rng hcl.Range, summary, detail string) {
@@ -84,10 +87,12 @@ func ParseTFLintConfig(src []byte, filename string) (Config, hcl.Diagnostics) {
 				warn(b.LabelRanges[0], "TFLint plugin not used", fmt.Sprintf("tofulint has no plugins: the rules of the plugin %q are not run.", b.Labels[0]))
 				continue
 			}
+			pluginBlock = true
 			for _, name := range sortedSyntaxAttrs(body) {
 				attr := body.Attributes[name].AsHCLAttribute()
 				switch name {
 				case "preset":
+					presetSet = true
 					diags = append(diags, constant(attr, cty.String, func(v cty.Value) {
 						if _, _, ok := TFLintPreset(v.AsString()); !ok {
 							diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid preset", Detail: fmt.Sprintf("Unknown preset %q: want recommended or all.", v.AsString()), Subject: attr.Expr.Range().Ptr()})
@@ -120,6 +125,15 @@ func ParseTFLintConfig(src []byte, filename string) (Config, hcl.Diagnostics) {
 				continue
 			}
 			cfg.Rules[name] = rc
+		}
+	}
+	if pluginBlock && !presetSet {
+		// TFLint's rules are on by default but module_shallow_clone,
+		// which tofulint has no equivalent for: without a preset, those
+		// that stand for them are the "all" preset's, or none.
+		cfg.Preset = "all"
+		if cfg.DisabledByDefault {
+			cfg.Preset = ""
 		}
 	}
 	return cfg, diags
