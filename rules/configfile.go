@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -172,9 +173,16 @@ func decodeRuleBlock(b *hcl.Block, r *Rule) (RuleConfig, hcl.Diagnostics) {
 	schema := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}, {Name: "severity"}}}
 	for _, o := range r.Options {
 		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: o.Name})
+		if o.Type.IsObjectType() {
+			schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: o.Name})
+		}
 	}
 	content, diags := b.Body.Content(schema)
 	var rc RuleConfig
+	for _, blk := range content.Blocks {
+		opt := r.Options[slices.IndexFunc(r.Options, func(o Option) bool { return o.Name == blk.Type })]
+		diags = append(diags, optionBlock(blk, r, opt, content.Attributes[blk.Type] != nil, &rc)...)
+	}
 	for _, name := range sortedAttrs(content.Attributes) {
 		attr := content.Attributes[name]
 		switch name {
@@ -195,20 +203,90 @@ func decodeRuleBlock(b *hcl.Block, r *Rule) (RuleConfig, hcl.Diagnostics) {
 		default:
 			opt := r.Options[slices.IndexFunc(r.Options, func(o Option) bool { return o.Name == name })]
 			diags = append(diags, constant(attr, opt.Type, func(v cty.Value) {
-				if opt.Validate != nil {
-					if err := opt.Validate(v); err != nil {
-						diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid value", Detail: fmt.Sprintf("Invalid %s for the rule %s: %s.", name, r.Name, err), Subject: attr.Expr.Range().Ptr()})
-						return
-					}
-				}
-				if rc.Options == nil {
-					rc.Options = map[string]cty.Value{}
-				}
-				rc.Options[name] = v
+				diags = append(diags, setOption(&rc, r, opt, v, attr.Expr.Range())...)
 			})...)
 		}
 	}
+	if !diags.HasErrors() {
+		diags = append(diags, checkOptions(r, rc, b.LabelRanges[0])...)
+	}
 	return rc, diags
+}
+
+// setOption validates v, the value of the option opt of rule r written at
+// rng, and sets it in rc.
+func setOption(rc *RuleConfig, r *Rule, opt Option, v cty.Value, rng hcl.Range) hcl.Diagnostics {
+	if opt.Validate != nil {
+		if err := opt.Validate(v); err != nil {
+			return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value", Detail: fmt.Sprintf("Invalid %s for the rule %s: %s.", opt.Name, r.Name, err), Subject: rng.Ptr()}}
+		}
+	}
+	if rc.Options == nil {
+		rc.Options = map[string]cty.Value{}
+	}
+	rc.Options[opt.Name] = v
+	return nil
+}
+
+// optionBlock reads blk, a block that gives the object-typed option opt of
+// rule r: its arguments are the object's attributes, constants converted
+// to the option's type. twice tells that an argument of the same name
+// gives the option too, which is an error.
+func optionBlock(blk *hcl.Block, r *Rule, opt Option, twice bool, rc *RuleConfig) hcl.Diagnostics {
+	if twice {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Duplicate option", Detail: fmt.Sprintf("The option %s of the rule %s is given both as an argument and as a block.", opt.Name, r.Name), Subject: blk.DefRange.Ptr()}}
+	}
+	if _, dup := rc.Options[opt.Name]; dup {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Duplicate option", Detail: fmt.Sprintf("The rule %s has at most one %s block.", r.Name, opt.Name), Subject: blk.DefRange.Ptr()}}
+	}
+	attrs, diags := blk.Body.JustAttributes()
+	if diags.HasErrors() {
+		return diags
+	}
+	vals := map[string]cty.Value{}
+	for name, attr := range attrs {
+		if !opt.Type.HasAttribute(name) {
+			return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported argument", Detail: fmt.Sprintf("The %s block of the rule %s has no argument %q.%s", opt.Name, r.Name, name, didYouMean(name, slices.Sorted(maps.Keys(opt.Type.AttributeTypes())))), Subject: attr.NameRange.Ptr()})
+		}
+		v, vdiags := attr.Expr.Value(nil)
+		diags = append(diags, vdiags...)
+		vals[name] = v
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	v, err := convert.Convert(cty.ObjectVal(vals), opt.Type)
+	if err != nil {
+		return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid value", Detail: fmt.Sprintf("The %s block of the rule %s must be %s: %s.", opt.Name, r.Name, opt.Type.FriendlyName(), err), Subject: blk.DefRange.Ptr()})
+	}
+	if !v.IsWhollyKnown() {
+		return append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid value", Detail: fmt.Sprintf("The arguments of the %s block must be constants.", opt.Name), Subject: blk.DefRange.Ptr()})
+	}
+	return append(diags, setOption(rc, r, opt, v, blk.DefRange)...)
+}
+
+// checkOptions runs the rule's CheckOptions over the options rc sets and
+// the defaults of the others; an error is shown at rng, the rule block's
+// label.
+func checkOptions(r *Rule, rc RuleConfig, rng hcl.Range) hcl.Diagnostics {
+	if r.CheckOptions == nil {
+		return nil
+	}
+	err := r.CheckOptions(func(name string) cty.Value {
+		if v, ok := rc.Options[name]; ok {
+			return v
+		}
+		for _, o := range r.Options {
+			if o.Name == name {
+				return o.Default
+			}
+		}
+		return cty.NilVal
+	})
+	if err == nil {
+		return nil
+	}
+	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid options", Detail: fmt.Sprintf("The options of the rule %s do not fit together: %s.", r.Name, err), Subject: rng.Ptr()}}
 }
 
 // constant evaluates attr without variables or functions, converts it to

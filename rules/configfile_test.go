@@ -157,6 +157,14 @@ func TestParseConfigErrors(t *testing.T) {
 		{"bad exclude pattern", "config {\n  exclude = [\"[a\"]\n}", []string{`Invalid exclude pattern; "[a" is not a valid glob pattern.`}},
 		{"null", "config {\n  exclude = null\n}", []string{`The argument "exclude" must not be null.`}},
 		{"syntax error", "rule \"x\" {", []string{"Unclosed configuration block"}},
+		{"format naming no format", "rule \"naming_convention\" {\n  format = \"kebab_case\"\n}", []string{`:1,6-25: Invalid options; The options of the rule naming_convention do not fit together: the format "kebab_case" of the option format is none of mixed_snake_case, none, snake_case.`}},
+		{"a kind's format naming no custom format", "rule \"naming_convention\" {\n  custom_formats = { upper = { regex = \"^[A-Z]+$\", description = \"UPPER\" } }\n  output { format = \"lower\" }\n}", []string{`the format "lower" of the option output is none of mixed_snake_case, none, snake_case, upper.`}},
+		{"a kind's block without format or custom", "rule \"naming_convention\" {\n  variable {}\n}", []string{`:2,3-11: Invalid value; Invalid variable for the rule naming_convention: it sets neither format nor custom.`}},
+		{"a bad custom regex", "rule \"naming_convention\" {\n  locals = { custom = \"^(a\" }\n}", []string{`:2,12-30: Invalid value; Invalid locals for the rule naming_convention: error parsing regexp: missing closing ): `}},
+		{"a bad custom format regex", "rule \"naming_convention\" {\n  custom_formats = { x = { regex = \"[\", description = \"x\" } }\n}", []string{`Invalid custom_formats for the rule naming_convention: custom format "x": error parsing regexp`}},
+		{"a custom format without description", "rule \"naming_convention\" {\n  custom_formats = { x = { regex = \"^x$\" } }\n}", []string{`The argument "custom_formats" must be map of object: element "x": attribute "description" is required.`}},
+		{"a kind as argument and block", "rule \"naming_convention\" {\n  module = { format = \"none\" }\n  module { format = \"none\" }\n}", []string{`:3,3-9: Duplicate option; The option module of the rule naming_convention is given both as an argument and as a block.`}},
+		{"an unknown argument in a kind's block", "rule \"naming_convention\" {\n  check { fromat = \"none\" }\n}", []string{`:2,11-17: Unsupported argument; The check block of the rule naming_convention has no argument "fromat". Did you mean "format"?`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

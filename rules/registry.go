@@ -22,7 +22,7 @@ var typeConstraintRules = []*Rule{AnyTypeInspected, LegacyCollectionType, Variab
 var referenceRules = []*Rule{UndefinedReference, ContextReference, UnusedDeclaration, DeprecatedInterpolation, DeprecatedIndex}
 
 // terraformRuleset are the rules of TFLint's bundled terraform ruleset (issue 36).
-var terraformRuleset = []*Rule{CommentSyntax, DocumentedOutputs, DocumentedVariables, EmptyListEquality, DeprecatedLookup, MapDuplicateKeys, RequiredVersion, ModuleVersion, ModulePinnedSource, ModuleShallowClone, RequiredProviders, UnusedRequiredProviders, WorkspaceRemote}
+var terraformRuleset = []*Rule{CommentSyntax, DocumentedOutputs, DocumentedVariables, EmptyListEquality, DeprecatedLookup, MapDuplicateKeys, RequiredVersion, ModuleVersion, ModulePinnedSource, ModuleShallowClone, RequiredProviders, UnusedRequiredProviders, WorkspaceRemote, StandardModuleStructure, JSONSyntax, NamingConvention}
 
 // middlewareRules check middleware blocks and the lists that attach them.
 var middlewareRules = []*Rule{MiddlewareBlock, MiddlewareReference, MiddlewareAttachedTwice, MiddlewareMetadataKey}

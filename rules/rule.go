@@ -69,6 +69,11 @@ type Rule struct {
 	// Options are the settings that a rule block of the configuration file
 	// may give the rule, besides enabled and severity.
 	Options []Option
+	// CheckOptions, when set, checks the options of a rule block together
+	// (one option naming the entries of another), each given by option
+	// (the configured value or the default); its error is shown at the
+	// rule block.
+	CheckOptions func(option func(name string) cty.Value) error
 	// Claims, when set, tells which of the loader's diagnostics the rule
 	// reports under its name (those marked with a config.Kind or a
 	// features.OptIn it owns). Claimed diagnostics are not loading errors:
@@ -84,6 +89,8 @@ type Option struct {
 	// Doc says what the option changes, in one sentence.
 	Doc string
 	// Type is the option's type; configured values are converted to it.
+	// An option of an object type may also be written as a block of its
+	// name (variable { format = "..." }), as TFLint's rule blocks have it.
 	Type cty.Type
 	// Default is the value when the configuration does not set it.
 	Default cty.Value

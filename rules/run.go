@@ -23,8 +23,9 @@ type Config struct {
 	DisabledByDefault bool
 	// Preset, "recommended" or "all", names a preset of TFLint's terraform
 	// ruleset: the rules that stand for a TFLint rule (Rule.TFLint) are
-	// on by default exactly when the preset holds their TFLint rule; the
-	// other rules keep their defaults. "" keeps every default.
+	// on by default exactly when the preset holds their TFLint rule, even
+	// with DisabledByDefault (as in TFLint); the other rules keep their
+	// defaults. "" keeps every default.
 	Preset string
 	// Only, when not empty, runs exactly these rules (--only).
 	Only []string
@@ -92,11 +93,11 @@ func (cfg Config) Select() ([]Selected, error) {
 	var out []Selected
 	for _, r := range All() {
 		rc := cfg.Rules[r.Name]
-		on := r.Enabled
+		on := r.Enabled && !cfg.DisabledByDefault
 		if cfg.Preset != "" && r.TFLint != "" {
+			// As in TFLint, the preset wins over disabled_by_default.
 			on = slices.Contains(preset, r.Name)
 		}
-		on = on && !cfg.DisabledByDefault
 		if rc.Enabled != nil {
 			on = *rc.Enabled
 		}

@@ -41,8 +41,10 @@ var tflintIgnored = map[string]string{
 
 // ParseTFLintConfig reads TFLint's configuration file src, named filename,
 // into the equivalent Config: disabled_by_default, the terraform plugin's
-// preset ("recommended" when the file does not set one, as TFLint
-// does) and the rule blocks' enabled settings and the options that the
+// preset ("recommended" when the file has no plugin "terraform" block, as
+// TFLint does; a block without preset leaves each rule's own default,
+// which is on for every rule of the ruleset tofulint has, so "all" unless
+// disabled_by_default) and the rule blocks' enabled settings and the options that the
 // tofulint rule shares by name. What tofulint cannot honor (another
 // plugin, a rule tofulint has no equivalent for, force, varfile, ...) is a
 // warning naming it and why; the first diagnostic is always a warning
@@ -56,6 +58,7 @@ func ParseTFLintConfig(src []byte, filename string) (Config, hcl.Diagnostics) {
 	if pdiags.HasErrors() {
 		return cfg, diags
 	}
+	pluginBlock, presetSet := false, false
 	content, cdiags := f.Body.Content(tflintConfigSchema)
 	diags = append(diags, cdiags...)
 	warn := func(rng hcl.Range, summary, detail string) {
@@ -84,10 +87,12 @@ func ParseTFLintConfig(src []byte, filename string) (Config, hcl.Diagnostics) {
 				warn(b.LabelRanges[0], "TFLint plugin not used", fmt.Sprintf("tofulint has no plugins: the rules of the plugin %q are not run.", b.Labels[0]))
 				continue
 			}
+			pluginBlock = true
 			for _, name := range sortedSyntaxAttrs(body) {
 				attr := body.Attributes[name].AsHCLAttribute()
 				switch name {
 				case "preset":
+					presetSet = true
 					diags = append(diags, constant(attr, cty.String, func(v cty.Value) {
 						if _, _, ok := TFLintPreset(v.AsString()); !ok {
 							diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid preset", Detail: fmt.Sprintf("Unknown preset %q: want recommended or all.", v.AsString()), Subject: attr.Expr.Range().Ptr()})
@@ -113,7 +118,7 @@ func ParseTFLintConfig(src []byte, filename string) (Config, hcl.Diagnostics) {
 				warn(b.LabelRanges[0], "TFLint rule not used", err.Error()+"; its settings are not used.")
 				continue
 			}
-			rc, rdiags := tflintRuleBlock(body, Lookup(name))
+			rc, rdiags := tflintRuleBlock(body, Lookup(name), b.LabelRanges[0])
 			diags = append(diags, rdiags...)
 			if _, dup := cfg.Rules[name]; dup {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate rule block", Detail: fmt.Sprintf("The rule %q is configured twice in this file.", name), Subject: b.LabelRanges[0].Ptr()})
@@ -122,12 +127,22 @@ func ParseTFLintConfig(src []byte, filename string) (Config, hcl.Diagnostics) {
 			cfg.Rules[name] = rc
 		}
 	}
+	if pluginBlock && !presetSet {
+		// TFLint's rules are on by default but module_shallow_clone,
+		// which tofulint has no equivalent for: without a preset, those
+		// that stand for them are the "all" preset's, or none.
+		cfg.Preset = "all"
+		if cfg.DisabledByDefault {
+			cfg.Preset = ""
+		}
+	}
 	return cfg, diags
 }
 
 // tflintRuleBlock reads a TFLint rule block: enabled, and the options that
-// the tofulint rule has by the same name; anything else is a warning.
-func tflintRuleBlock(body *hclsyntax.Body, r *Rule) (RuleConfig, hcl.Diagnostics) {
+// the tofulint rule has by the same name (arguments, or blocks for the
+// options of object types); anything else is a warning.
+func tflintRuleBlock(body *hclsyntax.Body, r *Rule, label hcl.Range) (RuleConfig, hcl.Diagnostics) {
 	var rc RuleConfig
 	var diags hcl.Diagnostics
 	for _, name := range sortedSyntaxAttrs(body) {
@@ -146,20 +161,23 @@ func tflintRuleBlock(body *hclsyntax.Body, r *Rule) (RuleConfig, hcl.Diagnostics
 		}
 		opt := r.Options[i]
 		diags = append(diags, constant(attr, opt.Type, func(v cty.Value) {
-			if opt.Validate != nil {
-				if err := opt.Validate(v); err != nil {
-					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid value", Detail: fmt.Sprintf("Invalid %s for the rule %s: %s.", name, r.Name, err), Subject: attr.Expr.Range().Ptr()})
-					return
-				}
-			}
-			if rc.Options == nil {
-				rc.Options = map[string]cty.Value{}
-			}
-			rc.Options[name] = v
+			diags = append(diags, setOption(&rc, r, opt, v, attr.Expr.Range())...)
 		})...)
 	}
 	for _, b := range body.Blocks {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "TFLint setting not used", Detail: fmt.Sprintf("The rule %s has no %q block; it is not used.", r.Name, b.Type), Subject: b.TypeRange.Ptr()})
+		i := slices.IndexFunc(r.Options, func(o Option) bool { return o.Name == b.Type && o.Type.IsObjectType() })
+		if i < 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "TFLint setting not used", Detail: fmt.Sprintf("The rule %s has no %q block; it is not used.", r.Name, b.Type), Subject: b.TypeRange.Ptr()})
+			continue
+		}
+		if len(b.Labels) > 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unexpected labels", Detail: fmt.Sprintf("The %s block of the rule %s has no labels.", b.Type, r.Name), Subject: b.LabelRanges[0].Ptr()})
+			continue
+		}
+		diags = append(diags, optionBlock(b.AsHCLBlock(), r, r.Options[i], body.Attributes[b.Type] != nil, &rc)...)
+	}
+	if !diags.HasErrors() {
+		diags = append(diags, checkOptions(r, rc, label)...)
 	}
 	return rc, diags
 }
@@ -220,8 +238,34 @@ func (cfg Config) HCL() []byte {
 		}
 		slices.Sort(opts)
 		for _, o := range opts {
-			rb.SetAttributeValue(o, rc.Options[o])
+			rb.SetAttributeValue(o, withoutNulls(rc.Options[o]))
 		}
 	}
 	return f.Bytes()
+}
+
+// withoutNulls returns v with the null attributes of its objects left out
+// (an option's optional attributes that were not set), so that the file
+// says only what was set.
+func withoutNulls(v cty.Value) cty.Value {
+	ty := v.Type()
+	switch {
+	case v.IsNull() || !v.IsKnown():
+		return v
+	case ty.IsObjectType():
+		attrs := map[string]cty.Value{}
+		for name, av := range v.AsValueMap() {
+			if !av.IsNull() {
+				attrs[name] = withoutNulls(av)
+			}
+		}
+		return cty.ObjectVal(attrs)
+	case ty.IsMapType() && v.LengthInt() > 0:
+		elems := map[string]cty.Value{}
+		for k, ev := range v.AsValueMap() {
+			elems[k] = withoutNulls(ev)
+		}
+		return cty.ObjectVal(elems)
+	}
+	return v
 }
