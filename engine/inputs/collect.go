@@ -17,6 +17,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/internal/source"
 )
 
 // EnvPrefix is the prefix of the environment variables that set root module
@@ -291,6 +292,9 @@ func (c *collector) parseString(name, str string) (cty.Value, hcl.Diagnostics) {
 	if c.src.Files != nil {
 		c.src.Files[filename] = []byte(str)
 	}
+	if d := source.CheckNesting([]byte(str), filename, source.HCL); d != nil {
+		return cty.DynamicVal, hcl.Diagnostics{d}
+	}
 	expr, diags := hclsyntax.ParseExpression([]byte(str), filename, hcl.Pos{Line: 1, Column: 1, Byte: 0})
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
@@ -444,6 +448,13 @@ func (c *collector) readSource(filename string, src []byte, kind sourceKind) (di
 	isJSON := strings.HasSuffix(filename, ".json")
 	if !isJSON && !strings.HasSuffix(filename, varsExt) {
 		isJSON = strings.HasPrefix(strings.TrimSpace(string(src)), "{")
+	}
+	syntax := source.HCL
+	if isJSON {
+		syntax = source.JSON
+	}
+	if d := source.CheckNesting(src, filename, syntax); d != nil {
+		return hcl.Diagnostics{d}
 	}
 	var f *hcl.File
 	if isJSON {
