@@ -160,7 +160,7 @@ func (l *loader) report(diags ...*hcl.Diagnostic) { l.diags = append(l.diags, di
 // loadFile parses and decodes one file. It returns nil when the file cannot
 // be read at all.
 func (l *loader) loadFile(path string, override bool) *file {
-	src, err := os.ReadFile(path)
+	src, err := source.ReadFile(path)
 	if err != nil {
 		l.report(&hcl.Diagnostic{
 			Severity: hcl.DiagError,

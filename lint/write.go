@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/tofucue/tofucue/internal/source"
 )
 
 // Write writes every changed file in place, each atomically where it can:
@@ -82,7 +84,7 @@ func writeIfUnchanged(name, target string, original, data []byte, swept map[stri
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file; not fixed", name)
 	}
-	current, err := os.ReadFile(target)
+	current, err := source.ReadFile(target)
 	if err != nil {
 		return err
 	}
@@ -169,7 +171,7 @@ func unchangedSince(name, target string, fi os.FileInfo, original []byte) error 
 	if now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
 		return changedError(name)
 	}
-	current, err := os.ReadFile(target)
+	current, err := source.ReadFile(target)
 	if err != nil {
 		return err
 	}

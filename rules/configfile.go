@@ -90,7 +90,7 @@ func FindConfig(dir string) (string, error) {
 // close; so are values of the wrong type. The Config's Root is the file's
 // directory.
 func LoadConfigFile(path string) (Config, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
+	src, err := source.ReadFile(path)
 	if err != nil {
 		return Config{}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the configuration file", Detail: err.Error()}}
 	}

@@ -418,7 +418,14 @@ func (c *collector) readDir(dir string) {
 // when it ends in neither .json nor .tfvars and its text starts with "{";
 // HCL otherwise.
 func (c *collector) readFile(filename string, kind sourceKind) {
-	src, err := os.ReadFile(filename)
+	// The module's own variables files must be regular files (a named
+	// pipe there would block forever); one named on the command line may
+	// be a pipe, as --var-file=<(...) gives.
+	read := source.ReadFile
+	if kind == fromNamedFile {
+		read = os.ReadFile
+	}
+	src, err := read(filename)
 	if err != nil {
 		detail := fmt.Sprintf("Error while reading %s: %s.", filename, err)
 		if errors.Is(err, fs.ErrNotExist) {

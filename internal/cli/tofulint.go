@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/tofucue/tofucue/internal/source"
 	"github.com/tofucue/tofucue/lint"
 	"github.com/tofucue/tofucue/report"
 	"github.com/tofucue/tofucue/rules"
@@ -266,7 +267,7 @@ func sourcesOf(diags hcl.Diagnostics) map[string]*hcl.File {
 		if d.Subject == nil || files[d.Subject.Filename] != nil {
 			continue
 		}
-		if src, err := os.ReadFile(d.Subject.Filename); err == nil {
+		if src, err := source.ReadFile(d.Subject.Filename); err == nil {
 			files[d.Subject.Filename] = &hcl.File{Bytes: src}
 		}
 	}
@@ -281,7 +282,7 @@ func writeInitConfig(stderr io.Writer, dir string) error {
 	if _, err := os.Stat(to); err == nil {
 		return &exitError{code: ExitError, err: fmt.Errorf("--init: %s exists; remove it to write it again", to)}
 	}
-	src, err := os.ReadFile(from)
+	src, err := source.ReadFile(from)
 	if err != nil {
 		return &exitError{code: ExitError, err: fmt.Errorf("--init: nothing to convert: %w", err)}
 	}

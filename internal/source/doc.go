@@ -2,6 +2,16 @@
 // before handing the bytes to a parser, so that hostile input gives a
 // diagnostic rather than a crash or a hang.
 //
+// [ReadFile] (and [ReadFileIn], inside an [os.Root]) reads only regular
+// files, after following symbolic links: a named pipe would block the read
+// forever, a device such as /dev/zero never end. The kind of file is checked
+// before it is opened, so that a device is never opened, and again on the
+// opened file, which is opened without waiting for a pipe's writer, so that
+// a file swapped for a pipe in between cannot block either. The module
+// loader, the file functions (file, filemd5, templatefile, ...; hcl2cue
+// convert works these out with them too), the module's own variables files,
+// tofulint's configuration file and --fix's re-read all use it.
+//
 // [CheckNesting] refuses bracket nesting deeper than [MaxNesting]. The HCL
 // parsers (native syntax, JSON, templates) are recursive descent parsers:
 // tens of thousands of nested parentheses, brackets, braces or template
