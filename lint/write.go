@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tofucue/tofucue/internal/interrupt"
 	"github.com/tofucue/tofucue/internal/source"
 )
 
@@ -46,6 +47,10 @@ func (fx *Fixed) Write(note func(string)) error {
 	swept := map[string]bool{}
 	written := map[string][]byte{} // by target, for a file linted under two names
 	for _, name := range fx.Names() {
+		if fx.Context != nil && fx.Context.Err() != nil {
+			errs = append(errs, fmt.Errorf("interrupted: %s and the files after it not fixed", name))
+			break
+		}
 		target, err := filepath.EvalSymlinks(name)
 		if err != nil {
 			errs = append(errs, err)
@@ -57,7 +62,10 @@ func (fx *Fixed) Write(note func(string)) error {
 			}
 			continue
 		}
-		if err := writeIfUnchanged(name, target, fx.Original[name], fx.Files[name], swept, note); err != nil {
+		release := interrupt.Hold() // an interrupt waits until the file is whole
+		err = writeIfUnchanged(name, target, fx.Original[name], fx.Files[name], swept, note)
+		release()
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}

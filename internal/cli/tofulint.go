@@ -65,7 +65,8 @@ left; --diff prints the fixes as a unified diff and writes nothing.
 
 Exit status: 0 when no module has a loading error and no finding is at or
 above --minimum-failure-severity (with --force: no loading error), 1 otherwise, 2 on a usage, configuration
-or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
+or I/O error. With --diff: 1 when a file would change, 0 when none would.
+` + exitStatusHelp,
 		Version: Version(),
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -127,7 +128,7 @@ or I/O error. With --diff: 1 when a file would change, 0 when none would.`,
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
 				targets: targets, format: format, failAt: failAt, force: force,
 				text: report.TextOptions{Verbose: verbose, Color: forceColor || !noColor && colorTerminal(cmd.OutOrStdout())},
-				opts: lint.Options{ConfigFile: configFile, Overrides: over, Jobs: jobs, KeepSyntax: format == report.Text},
+				opts: lint.Options{Context: cmd.Context(), ConfigFile: configFile, Overrides: over, Jobs: jobs, KeepSyntax: format == report.Text},
 			}
 			switch {
 			case diff:
@@ -178,6 +179,9 @@ type lintRun struct {
 // status 2.
 func (r *lintRun) run() (*report.Report, error) {
 	rep, diags := lint.Run(r.targets, r.opts)
+	if ctx := r.opts.Context; ctx != nil && ctx.Err() != nil {
+		return nil, ctx.Err() // interrupted: execute gives the status
+	}
 	if diags.HasErrors() {
 		report.SortDiagnostics(diags)
 		_ = report.WriteDiagnostics(r.stderr, sourcesOf(diags), diags)
@@ -225,6 +229,7 @@ func (r *lintRun) fix() error {
 		return err
 	}
 	fx := lint.Fix(rep)
+	fx.Context = r.opts.Context
 	for _, e := range fx.Skipped {
 		fmt.Fprintf(r.stderr, "tofulint: fix not applied: %v\n", e)
 	}
@@ -247,6 +252,7 @@ func (r *lintRun) diff() error {
 		return err
 	}
 	fx := lint.Fix(rep)
+	fx.Context = r.opts.Context
 	for _, e := range fx.Skipped {
 		fmt.Fprintf(r.stderr, "tofulint: fix not applied: %v\n", e)
 	}
