@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 
 	"github.com/tofucue/tofucue/features"
+	"github.com/tofucue/tofucue/internal/source"
 )
 
 // Options adjust how a module is loaded. The zero value loads the way the
@@ -199,7 +200,7 @@ func (l *loader) loadFile(path string, override bool) *file {
 	src, ok := l.opts.Overlay[path]
 	var err error
 	if !ok {
-		src, err = os.ReadFile(path)
+		src, err = source.ReadFile(path)
 	}
 	if err != nil {
 		l.report(&hcl.Diagnostic{
@@ -207,6 +208,10 @@ func (l *loader) loadFile(path string, override bool) *file {
 			Summary:  "Failed to read file",
 			Detail:   fmt.Sprintf("The configuration file %q could not be read: %s.", path, err),
 		})
+		return nil
+	}
+	if d := source.CheckNesting(src, path, source.SyntaxOf(path)); d != nil {
+		l.report(d)
 		return nil
 	}
 	var f *hcl.File

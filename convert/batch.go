@@ -2,6 +2,7 @@ package convert
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -229,6 +230,10 @@ type BatchOptions struct {
 	// Jobs is the number of modules converted at once; 0 means
 	// runtime.GOMAXPROCS(0).
 	Jobs int
+	// Context ends the batch early (an interrupt) when it is done: the
+	// modules not converted by then are nil in the Summary. Nil never
+	// ends it.
+	Context context.Context
 }
 
 // Summary is the outcome of a batch conversion.
@@ -261,7 +266,9 @@ func Batch(dirs []string, opts BatchOptions, progress func(done, total int)) *Su
 	for range min(jobs, total) {
 		wg.Go(func() {
 			for i := range next {
-				s.Modules[i] = Dir(dirs[i], opts.Options)
+				if opts.Context == nil || opts.Context.Err() == nil {
+					s.Modules[i] = Dir(dirs[i], opts.Options)
+				}
 				done <- struct{}{}
 			}
 		})

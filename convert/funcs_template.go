@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/internal/source"
 )
 
 // maxTemplateNesting is how deep templates that call templatefile are
@@ -108,6 +110,9 @@ func (cl *call) renderTemplate(src []byte, name string) ast.Expr {
 	}
 	if len(c.templates) >= maxTemplateNesting {
 		return cl.fail(fmt.Sprintf("Templates nest more than %d deep through templatefile.", maxTemplateNesting))
+	}
+	if d := source.CheckNesting(src, name, source.Template); d != nil {
+		return cl.fail(d.Error())
 	}
 	expr, diags := hclsyntax.ParseTemplate(src, name, hcl.InitialPos)
 	if diags.HasErrors() {

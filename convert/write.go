@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tofucue/tofucue/convert/lib"
+	"github.com/tofucue/tofucue/internal/interrupt"
 )
 
 // cueLanguageVersion is the CUE language version the output is written
@@ -66,6 +67,10 @@ const ManifestName = "cue.mod/hcl2cue-files.txt"
 // new tree, or copied where links are not possible. A file of the user's
 // at a path that convert now writes is an error, and nothing is written.
 func (r *Result) Write(dir string) error {
+	// An interrupt waits until the output is in place (or untouched) and
+	// the temporary directory gone.
+	release := interrupt.Hold()
+	defer release()
 	files, err := r.OutputFiles()
 	if err != nil {
 		return err

@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -15,6 +14,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tofucue/tofucue/internal/source"
 )
 
 // files makes the functions that read files: relative paths are resolved
@@ -77,18 +78,16 @@ func (f *files) read(p string) ([]byte, error) {
 		return nil, err
 	}
 	defer root.Close()
-	file, err := root.Open(rel)
+	b, err := source.ReadFileIn(root, rel)
+	var notRegular *source.NotRegularError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("no file exists at %q; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource", p)
 	case escaped(err):
 		return nil, f.outsideError(p)
+	case errors.As(err, &notRegular):
+		return nil, fmt.Errorf("failed to read file: %q is %s, not a regular file; the file functions read only regular files", p, source.DescribeMode(notRegular.Mode))
 	case err != nil:
-		return nil, err
-	}
-	defer file.Close()
-	b, err := io.ReadAll(file)
-	if err != nil {
 		return nil, fmt.Errorf("failed to read file: %w", err)
 	}
 	return b, nil
@@ -162,14 +161,8 @@ func (f *files) fileExistsFunc() function.Function {
 				return cty.True, nil
 			case mode.IsDir():
 				err = fmt.Errorf("%q is a directory, not a file", p)
-			case mode&fs.ModeDevice != 0:
-				err = fmt.Errorf("%q is a device node, not a regular file", p)
-			case mode&fs.ModeNamedPipe != 0:
-				err = fmt.Errorf("%q is a named pipe, not a regular file", p)
-			case mode&fs.ModeSocket != 0:
-				err = fmt.Errorf("%q is a unix domain socket, not a regular file", p)
 			default:
-				err = fmt.Errorf("%q is not a regular file", p)
+				err = fmt.Errorf("%q is %s, not a regular file", p, source.DescribeMode(mode))
 			}
 			return cty.False, function.NewArgError(0, err)
 		},

@@ -987,3 +987,26 @@ func TestDocTable(t *testing.T) {
 		}
 	}
 }
+
+// A template nested deeper than the parser takes is an error, not a crash
+// (issue 35 item 3), whether a file or a string.
+func TestTemplateNesting(t *testing.T) {
+	deep := strings.Repeat("${", 70000) + "1" + strings.Repeat("}", 70000)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "deep.tftpl"), []byte(deep), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, expr := range []string{`templatestring(deep, {})`, `templatefile("deep.tftpl", {})`} {
+		expr, diags := hclsyntax.ParseExpression([]byte(expr), "test.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		_, diags = expr.Value(&hcl.EvalContext{
+			Functions: Table(Options{BaseDir: dir}),
+			Variables: map[string]cty.Value{"deep": cty.StringVal(deep)},
+		})
+		if !strings.Contains(diags.Error(), "Nesting too deep") {
+			t.Errorf("got %v, want a Nesting too deep error", diags)
+		}
+	}
+}

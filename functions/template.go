@@ -15,6 +15,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tofucue/tofucue/internal/source"
 )
 
 // templateStringName is the file name of a templatestring template's
@@ -151,6 +153,9 @@ func (f *files) templateFileFunc(table map[string]function.Function, depth int) 
 		if !utf8.Valid(src) {
 			return cty.DynamicVal, fmt.Errorf("contents of %q are not valid UTF-8; use the filebase64 function to obtain the Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain file hashing results instead", p)
 		}
+		if d := source.CheckNesting(src, p, source.Template); d != nil {
+			return cty.DynamicVal, hcl.Diagnostics{d}
+		}
 		expr, diags := hclsyntax.ParseTemplate(src, p, hcl.Pos{Line: 1, Column: 1})
 		if diags.HasErrors() {
 			return cty.DynamicVal, diags
@@ -169,6 +174,9 @@ func templateStringFunc(table map[string]function.Function) function.Function {
 	return renderFunc(params, func(args []cty.Value) (cty.Value, error) {
 		data, dataMarks := args[0].Unmark()
 		vars, varsMarks := args[1].Unmark()
+		if d := source.CheckNesting([]byte(data.AsString()), templateStringName, source.Template); d != nil {
+			return cty.DynamicVal, hcl.Diagnostics{d}
+		}
 		expr, diags := hclsyntax.ParseTemplate([]byte(data.AsString()), templateStringName, hcl.Pos{Line: 1, Column: 1})
 		if diags.HasErrors() {
 			return cty.DynamicVal, diags

@@ -23,8 +23,9 @@
 // documentation; loading errors have no code. Only the files whose
 // diagnostics changed are published again.
 //
-// A module is linted by one run at a time. Edits that arrive while a run
-// is under way make one more run when it ends; the superseded run's
+// A module is linted by one run at a time. An edit that arrives while a
+// run is under way cancels it (the run stops after loading, before the
+// rules run) and makes one more run when it ends; the superseded run's
 // results are dropped, never published, so a burst of keystrokes costs at
 // most two runs.
 package langserver

@@ -2,6 +2,7 @@ package langserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -29,14 +30,24 @@ func (s *server) schedule(dir string) {
 	}
 	if m.running {
 		m.again = true
+		m.cancel() // the run's results are superseded: stop it
 		return
 	}
 	if s.ctx.Err() != nil {
 		return
 	}
 	m.running = true
-	snap := s.snapshot(dir)
-	s.runs.Go(func() { s.lintLoop(dir, snap) })
+	ctx, snap := s.start(m, dir)
+	s.runs.Go(func() { s.lintLoop(ctx, dir, snap) })
+}
+
+// start gives a run of the module its context, which an edit that
+// supersedes it cancels, and the documents it lints. Called with s.mu
+// held.
+func (s *server) start(m *module, dir string) (context.Context, map[string]document) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	m.cancel = cancel
+	return ctx, s.snapshot(dir)
 }
 
 // snapshot copies the open documents of the module in dir. Their texts
@@ -52,18 +63,25 @@ func (s *server) snapshot(dir string) map[string]document {
 	return out
 }
 
-func (s *server) lintLoop(dir string, snap map[string]document) {
+func (s *server) lintLoop(ctx context.Context, dir string, snap map[string]document) {
 	for {
-		results := s.lint(dir, snap, s.opts.Lint)
+		opts := s.opts.Lint
+		opts.Context = ctx
+		results := s.lint(dir, snap, opts)
 		s.mu.Lock()
 		m := s.modules[dir]
+		m.cancel()
 		if m.again && s.ctx.Err() == nil {
 			m.again = false
-			snap = s.snapshot(dir)
+			ctx, snap = s.start(m, dir)
 			s.mu.Unlock()
 			continue
 		}
 		m.running = false
+		if s.ctx.Err() != nil { // the server is stopping
+			s.mu.Unlock()
+			return
+		}
 		if s.hasOpen(dir) {
 			s.publish(m, results)
 		} else { // closed while the run went on

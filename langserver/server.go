@@ -107,8 +107,9 @@ type document struct {
 // module is what the server knows of a module directory that has an open
 // document or has published diagnostics.
 type module struct {
-	running bool // a lint run is under way
-	again   bool // something changed since it started: run again
+	running bool   // a lint run is under way
+	again   bool   // something changed since it started: run again
+	cancel  func() // cancels the run under way
 	// files is what was last published, by path: every file of the
 	// module, and any other file a diagnostic was about.
 	files map[string]*fileResult

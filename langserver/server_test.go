@@ -283,6 +283,7 @@ func TestSupersededEdits(t *testing.T) {
 	release := make(chan struct{})
 	var mu sync.Mutex
 	var linted []string // the text of main.tf in each run
+	var cancelled bool  // the first run's context was cancelled when released
 	c := startServerWith(t, protocol.ClientCapabilities{}, func(dir string, snap map[string]document, opts lint.Options) map[string]*fileResult {
 		mu.Lock()
 		linted = append(linted, string(snap[filepath.Join(dir, "main.tf")].text))
@@ -290,6 +291,9 @@ func TestSupersededEdits(t *testing.T) {
 		mu.Unlock()
 		if first {
 			<-release
+			mu.Lock()
+			cancelled = opts.Context.Err() != nil
+			mu.Unlock()
 		}
 		return lintModule(dir, snap, opts)
 	})
@@ -314,6 +318,9 @@ func TestSupersededEdits(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("main.tf published %d times, want once: the superseded run's finding was published", n)
+	}
+	if !cancelled {
+		t.Error("the superseded run's context was not cancelled")
 	}
 }
 

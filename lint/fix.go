@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,6 +21,10 @@ type Fixed struct {
 	// Skipped are the fixes left out, each with its reason: an overlap with
 	// another fix, or a result that would not parse.
 	Skipped []error
+	// Context ends Write early (an interrupt) when it is done: no file is
+	// written after that, and the file being written is written whole
+	// (package interrupt's Hold). Nil never ends it.
+	Context context.Context
 }
 
 // Fix applies the fixes of rep's findings to the sources of their files,

@@ -6,6 +6,7 @@
 package lint
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -21,6 +22,10 @@ import (
 
 // Options say how to lint.
 type Options struct {
+	// Context ends the run early (an interrupt) when it is done: no module
+	// is linted after that, and the report is not complete. Nil never
+	// ends it.
+	Context context.Context
 	// ConfigFile, when set, is the configuration of every module
 	// (--config). Otherwise each module uses the nearest
 	// rules.ConfigFileName in its directory or above, if any.
@@ -77,6 +82,9 @@ func Run(targets []Target, opts Options) (*report.Report, hcl.Diagnostics) {
 	for range min(jobs, len(targets)) {
 		wg.Go(func() {
 			for i := range next {
+				if opts.Context != nil && opts.Context.Err() != nil {
+					continue // interrupted: let the rest go by
+				}
 				f, d, files := lintOne(targets[i], setups[i], opts)
 				results[i] = result{f, d, files}
 			}
@@ -111,6 +119,9 @@ func Run(targets []Target, opts Options) (*report.Report, hcl.Diagnostics) {
 // lintOne loads one module and runs the rules over it.
 func lintOne(t Target, s *setup, opts Options) ([]rules.Finding, hcl.Diagnostics, map[string]*hcl.File) {
 	mod, diags := config.LoadWith(t.Dir, config.Options{Overlay: opts.Overlay})
+	if opts.Context != nil && opts.Context.Err() != nil {
+		return nil, nil, nil // interrupted or superseded: the rules need not run
+	}
 	if mod != nil {
 		rules.NoteModule(mod, diags)
 	}

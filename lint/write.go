@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/tofucue/tofucue/internal/interrupt"
+	"github.com/tofucue/tofucue/internal/source"
 )
 
 // Write writes every changed file in place, each atomically where it can:
@@ -44,6 +47,10 @@ func (fx *Fixed) Write(note func(string)) error {
 	swept := map[string]bool{}
 	written := map[string][]byte{} // by target, for a file linted under two names
 	for _, name := range fx.Names() {
+		if fx.Context != nil && fx.Context.Err() != nil {
+			errs = append(errs, fmt.Errorf("interrupted: %s and the files after it not fixed", name))
+			break
+		}
 		target, err := filepath.EvalSymlinks(name)
 		if err != nil {
 			errs = append(errs, err)
@@ -55,7 +62,10 @@ func (fx *Fixed) Write(note func(string)) error {
 			}
 			continue
 		}
-		if err := writeIfUnchanged(name, target, fx.Original[name], fx.Files[name], swept, note); err != nil {
+		release := interrupt.Hold() // an interrupt waits until the file is whole
+		err = writeIfUnchanged(name, target, fx.Original[name], fx.Files[name], swept, note)
+		release()
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -82,7 +92,7 @@ func writeIfUnchanged(name, target string, original, data []byte, swept map[stri
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file; not fixed", name)
 	}
-	current, err := os.ReadFile(target)
+	current, err := source.ReadFile(target)
 	if err != nil {
 		return err
 	}
@@ -169,7 +179,7 @@ func unchangedSince(name, target string, fi os.FileInfo, original []byte) error 
 	if now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
 		return changedError(name)
 	}
-	current, err := os.ReadFile(target)
+	current, err := source.ReadFile(target)
 	if err != nil {
 		return err
 	}

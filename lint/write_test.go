@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -223,5 +224,25 @@ func TestFixWritesFileUnderTwoNamesOnce(t *testing.T) {
 	}
 	if got := readString(t, filepath.Join(root, "real", "main.tf")); got != fixedModule {
 		t.Errorf("after the fix:\n%s", got)
+	}
+}
+
+// An interrupt before Write writes nothing, and says so; lint.Run lints
+// nothing after one.
+func TestInterruptedFix(t *testing.T) {
+	root := writeTree(t, map[string]string{"m/main.tf": conflictModule})
+	fx := Fix(mustRun(t, []Target{{Dir: filepath.Join(root, "m")}}, Options{}))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	fx.Context = ctx
+	if err := fx.Write(nil); err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("got %v, want an interrupted error", err)
+	}
+	if got := readString(t, filepath.Join(root, "m", "main.tf")); got != conflictModule {
+		t.Errorf("the file was written after the interrupt:\n%s", got)
+	}
+	rep := mustRun(t, []Target{{Dir: filepath.Join(root, "m")}}, Options{Context: ctx})
+	if len(rep.Findings)+len(rep.Diagnostics) != 0 {
+		t.Errorf("an interrupted run linted: %d findings, %d diagnostics", len(rep.Findings), len(rep.Diagnostics))
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tofucue/tofucue/internal/source"
 )
 
 // ConfigFileName is the name of tofulint's configuration file. Without
@@ -89,7 +91,7 @@ func FindConfig(dir string) (string, error) {
 // close; so are values of the wrong type. The Config's Root is the file's
 // directory.
 func LoadConfigFile(path string) (Config, hcl.Diagnostics) {
-	src, err := os.ReadFile(path)
+	src, err := source.ReadFile(path)
 	if err != nil {
 		return Config{}, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the configuration file", Detail: err.Error()}}
 	}
@@ -102,6 +104,9 @@ func LoadConfigFile(path string) (Config, hcl.Diagnostics) {
 // ParseConfig reads the configuration file src, named filename.
 func ParseConfig(src []byte, filename string) (Config, hcl.Diagnostics) {
 	cfg := Config{Rules: map[string]RuleConfig{}, Root: filepath.Dir(filename)}
+	if d := source.CheckNesting(src, filename, source.HCL); d != nil {
+		return cfg, hcl.Diagnostics{d}
+	}
 	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if diags.HasErrors() {
 		return cfg, diags

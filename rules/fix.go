@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/json"
+
+	"github.com/tofucue/tofucue/internal/source"
 )
 
 // ApplyFixes applies the fixes of findings to the sources of their files
@@ -263,6 +265,9 @@ func applyEdits(src []byte, edits []Edit) []byte {
 }
 
 func parses(name string, src []byte) error {
+	if d := source.CheckNesting(src, name, source.SyntaxOf(name)); d != nil {
+		return hcl.Diagnostics{d}
+	}
 	var diags hcl.Diagnostics
 	if strings.HasSuffix(name, ".json") {
 		_, diags = json.Parse(src, name)

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/internal/source"
 )
 
 // TFLintConfigFileName is TFLint's configuration file. A directory without
@@ -53,6 +55,9 @@ func ParseTFLintConfig(src []byte, filename string) (Config, hcl.Diagnostics) {
 	cfg := Config{Rules: map[string]RuleConfig{}, Root: filepath.Dir(filename), Preset: "recommended"}
 	diags := hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Reading TFLint's configuration",
 		Detail: fmt.Sprintf("There is no %s; tofulint reads %s as TFLint would. tofulint --init writes the equivalent %s.", ConfigFileName, filename, ConfigFileName)}}
+	if d := source.CheckNesting(src, filename, source.HCL); d != nil {
+		return cfg, append(diags, d)
+	}
 	f, pdiags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	diags = append(diags, pdiags...)
 	if pdiags.HasErrors() {

@@ -36,6 +36,9 @@ func (p *planner) planPass() {
 	// pending are the declarations that added values cur lacks.
 	var pending []int
 	for pos, i := range p.order {
+		if p.interrupted() {
+			return
+		}
 		d := p.resources[i]
 		if pos == p.cyclic && slices.ContainsFunc(p.order[pos:], func(i int) bool { _, done := p.expandedBefore(i); return !done }) {
 			cur, applied, pending = p.expandCycle(cur, pos, &f), f.n, nil
@@ -249,6 +252,9 @@ func (p *planner) request(in *instance, cfg cty.Value) mock.Request {
 // with its first markers, and the start alone is evaluated only where
 // speculation is off, has nothing to do or guessed wrong.
 func (p *planner) applyPass() {
+	if p.interrupted() {
+		return
+	}
 	var shapes fills
 	for _, in := range p.instances {
 		if !p.inStart(in.path) {
@@ -372,7 +378,7 @@ func (p *planner) gradual(base cue.Value) cue.Value {
 	pending := slices.DeleteFunc(slices.Clone(p.instances), func(in *instance) bool { return in.applied })
 	var f fills
 	applied := 0
-	for len(pending) > 0 {
+	for len(pending) > 0 && !p.interrupted() {
 		before = slices.Clone(left)
 		var held []*instance
 		var heldCfg []cty.Value

@@ -1,6 +1,7 @@
 package cue
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -18,10 +19,14 @@ import (
 	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/engine/mock"
 	"github.com/tofucue/tofucue/engine/plan"
+	"github.com/tofucue/tofucue/internal/interrupt"
 )
 
 // Options are what a CUE module is planned with besides the module.
 type Options struct {
+	// Context ends the plan early (an interrupt) when it is done, between
+	// evaluation rounds; nil never ends it.
+	Context context.Context
 	// Inputs are the final values of the input variables, injected at
 	// the @input fields by unification; an input absent here keeps its
 	// CUE default.
@@ -75,7 +80,7 @@ func planValue(v cue.Value, opts Options) (*planner, hcl.Diagnostics) {
 	known := learned{}
 	for run := 1; ; run++ {
 		p, diags := planOnce(v, opts, known, run >= maxReplans)
-		if len(p.learned) == 0 || run >= maxReplans {
+		if len(p.learned) == 0 || run >= maxReplans || p.saidInterrupted {
 			p.stats.replans = run - 1
 			return p, diags
 		}
@@ -125,11 +130,13 @@ func planOnce(v cue.Value, opts Options, known learned, lastRun bool) (res *plan
 // and what was found in it, the instances and the plan) and, apart, each
 // accelerator's, nil where Options switched it off (see accel.go).
 type planner struct {
-	ctx      *cue.Context
-	opts     Options
-	provider *mock.Provider
-	result   *plan.Plan
-	diags    hcl.Diagnostics
+	ctx  *cue.Context
+	opts Options
+	// saidInterrupted tells that interrupted reported the interrupt.
+	saidInterrupted bool
+	provider        *mock.Provider
+	result          *plan.Plan
+	diags           hcl.Diagnostics
 	// pkg is the package path of the program's hidden fields
 	// (programPackage), "" where it is not known.
 	pkg string
@@ -658,4 +665,18 @@ func (p *planner) setCwd(f *fills, d *decl) {
 		return
 	}
 	f.add(join(d.path, cue.Str("cwd")), ast.NewString(filepath.ToSlash(abs)))
+}
+
+// interrupted tells whether the plan's context has ended (an interrupt):
+// the passes then stop between declarations and rounds. The first time it
+// reports that as an error, so that no one takes the plan for a whole one.
+func (p *planner) interrupted() bool {
+	if p.opts.Context == nil || p.opts.Context.Err() == nil {
+		return false
+	}
+	if !p.saidInterrupted {
+		p.saidInterrupted = true
+		p.report(interrupt.Diagnostic())
+	}
+	return true
 }

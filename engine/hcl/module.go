@@ -149,6 +149,9 @@ func (m *module) get(key string) cty.Value {
 		m.p.reportCycle(n)
 		return cty.DynamicVal
 	}
+	if m.p.interrupted() {
+		return cty.DynamicVal
+	}
 	n.state = busy
 	m.p.stack = append(m.p.stack, n)
 	n.value = n.eval()

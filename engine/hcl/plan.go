@@ -18,6 +18,7 @@ import (
 	"github.com/tofucue/tofucue/engine/mock"
 	"github.com/tofucue/tofucue/engine/plan"
 	"github.com/tofucue/tofucue/functions"
+	"github.com/tofucue/tofucue/internal/interrupt"
 	"github.com/tofucue/tofucue/refs"
 )
 
@@ -189,15 +190,17 @@ const (
 
 // planner holds one plan's state across module instances.
 type planner struct {
-	ctx      context.Context
-	chain    *middleware.Chain
-	tree     *Tree
-	provider *mock.Provider
-	now      time.Time
-	phase    phase
-	funcs    map[string]function.Function
-	result   *plan.Plan
-	byAddr   map[string]*plan.Instance
+	ctx context.Context
+	// saidInterrupted tells that interrupted reported the interrupt.
+	saidInterrupted bool
+	chain           *middleware.Chain
+	tree            *Tree
+	provider        *mock.Provider
+	now             time.Time
+	phase           phase
+	funcs           map[string]function.Function
+	result          *plan.Plan
+	byAddr          map[string]*plan.Instance
 	// modules are the module instances of the pass, root first.
 	modules []*module
 	// instances counts the instances expanded in the pass, up to
@@ -219,6 +222,19 @@ type planner struct {
 
 func (p *planner) report(diags ...*hcl.Diagnostic) {
 	p.diags = append(p.diags, diags...)
+}
+
+// interrupted tells whether the plan's context has ended (an interrupt):
+// no object is evaluated after that. The first time it reports it.
+func (p *planner) interrupted() bool {
+	if p.ctx.Err() == nil {
+		return false
+	}
+	if !p.saidInterrupted {
+		p.saidInterrupted = true
+		p.report(interrupt.Diagnostic())
+	}
+	return true
 }
 
 // functionTable is OpenTofu's functions for this phase: relative paths

@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"bytes"
+	"context"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -94,5 +95,31 @@ output "ids" {
 	}
 	if ids := a.Outputs["ids"].Applied; !ids.IsWhollyKnown() || ids.LengthInt() != 1 || ids.Index(cty.NumberIntVal(0)).AsString() == "" {
 		t.Errorf("ids after apply = %#v", ids)
+	}
+}
+
+// A plan whose context has ended (an interrupt) evaluates nothing more and
+// says so with an error, rather than passing for a complete plan.
+func TestInterrupted(t *testing.T) {
+	tree := loadFiles(t, map[string]string{"main.tf": `
+resource "terraform_data" "a" {
+  count = 1000
+  input = count.index
+}
+output "o" {
+  value = terraform_data.a[*].output
+}
+`})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p, diags := Plan(tree, Options{Context: ctx})
+	if !diags.HasErrors() || diags[0].Summary != "Interrupted" {
+		t.Fatalf("got %v, want an Interrupted error", diags)
+	}
+	if len(p.Instances) != 0 {
+		t.Errorf("%d instances planned after the interrupt", len(p.Instances))
+	}
+	if p, diags := Plan(tree, Options{Context: context.Background()}); diags.HasErrors() || len(p.Instances) != 1000 {
+		t.Errorf("not interrupted: %d instances, %v", len(p.Instances), diags)
 	}
 }

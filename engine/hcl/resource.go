@@ -30,6 +30,9 @@ func (m *module) evalResource(r *config.Resource) cty.Value {
 	}
 	vals := make([]cty.Value, len(keys))
 	for i, in := range keys {
+		if m.p.interrupted() {
+			return cty.DynamicVal
+		}
 		vals[i] = m.planInstance(r, block, in)
 	}
 	return assemble(rep, keys, vals, block.ImpliedType())

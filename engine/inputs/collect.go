@@ -17,6 +17,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/internal/source"
 )
 
 // EnvPrefix is the prefix of the environment variables that set root module
@@ -291,6 +292,9 @@ func (c *collector) parseString(name, str string) (cty.Value, hcl.Diagnostics) {
 	if c.src.Files != nil {
 		c.src.Files[filename] = []byte(str)
 	}
+	if d := source.CheckNesting([]byte(str), filename, source.HCL); d != nil {
+		return cty.DynamicVal, hcl.Diagnostics{d}
+	}
 	expr, diags := hclsyntax.ParseExpression([]byte(str), filename, hcl.Pos{Line: 1, Column: 1, Byte: 0})
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
@@ -414,7 +418,14 @@ func (c *collector) readDir(dir string) {
 // when it ends in neither .json nor .tfvars and its text starts with "{";
 // HCL otherwise.
 func (c *collector) readFile(filename string, kind sourceKind) {
-	src, err := os.ReadFile(filename)
+	// The module's own variables files must be regular files (a named
+	// pipe there would block forever); one named on the command line may
+	// be a pipe, as --var-file=<(...) gives.
+	read := source.ReadFile
+	if kind == fromNamedFile {
+		read = os.ReadFile
+	}
+	src, err := read(filename)
 	if err != nil {
 		detail := fmt.Sprintf("Error while reading %s: %s.", filename, err)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -444,6 +455,13 @@ func (c *collector) readSource(filename string, src []byte, kind sourceKind) (di
 	isJSON := strings.HasSuffix(filename, ".json")
 	if !isJSON && !strings.HasSuffix(filename, varsExt) {
 		isJSON = strings.HasPrefix(strings.TrimSpace(string(src)), "{")
+	}
+	syntax := source.HCL
+	if isJSON {
+		syntax = source.JSON
+	}
+	if d := source.CheckNesting(src, filename, syntax); d != nil {
+		return hcl.Diagnostics{d}
 	}
 	var f *hcl.File
 	if isJSON {

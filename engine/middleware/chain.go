@@ -222,7 +222,7 @@ func StartSpec(ctx context.Context, s *Spec, opts Options) (*Chain, hcl.Diagnost
 		c.running = map[string]*process{}
 		return c, diags
 	}
-	c.stopWatch = context.AfterFunc(ctx, func() { _ = c.Close() })
+	c.stopWatch = context.AfterFunc(ctx, func() { _ = c.close(interruptGrace) })
 	return c, diags
 }
 
@@ -330,7 +330,13 @@ func (s *Spec) allAttachments() []Attachment {
 // Close shuts every middleware down (see Options.ShutdownGrace) and waits
 // for them to exit; nothing it started is left running. Calls in flight
 // fail. Close may be called more than once, and from any goroutine.
-func (c *Chain) Close() error {
+func (c *Chain) Close() error { return c.close(c.opts.ShutdownGrace) }
+
+// interruptGrace is the shutdown grace when the command is interrupted:
+// the command must end within a second (package interrupt).
+const interruptGrace = 100 * time.Millisecond
+
+func (c *Chain) close(grace time.Duration) error {
 	c.closeOnce.Do(func() {
 		if c.stopWatch != nil {
 			c.stopWatch()
@@ -340,7 +346,7 @@ func (c *Chain) Close() error {
 		var wg sync.WaitGroup
 		for _, p := range c.running {
 			wg.Go(func() {
-				if err := p.stop(c.opts.ShutdownGrace); err != nil {
+				if err := p.stop(grace); err != nil {
 					mu.Lock()
 					errs = append(errs, err)
 					mu.Unlock()

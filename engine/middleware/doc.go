@@ -53,7 +53,10 @@
 // holds the middleware's
 // TOFUCUE_MIDDLEWARE_RUN value. Elsewhere, and for a process that both
 // clears its environment and keeps its parent alive past the middleware,
-// only the process group is killed.
+// only the process group is killed. When the context given to Start ends
+// (an interrupt), the chain closes itself with a grace of 100 ms instead,
+// and a command that package interrupt must end before that is done kills
+// every middleware's group and what it started first.
 // The chain closes itself in the same way when the context given to
 // Start ends (an interrupt). Close reaps every process before it
 // returns.

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tofucue/tofucue/internal/interrupt"
 )
 
 // markerEnv is the environment variable that every middleware is started
@@ -62,6 +64,9 @@ type process struct {
 
 	stopOnce sync.Once
 	stopErr  error
+	// unregister removes the forced-exit hook that kills the process
+	// and what it started (interrupt.AtExit).
+	unregister func()
 }
 
 // lineWriter writes whole lines to w, one at a time, for every middleware.
@@ -132,6 +137,12 @@ func startProcess(decl *Declaration, dir string, timeout time.Duration, stderr *
 		stderrDone: make(chan struct{}),
 	}
 	p.conn.onFault = func(error) { p.halt() }
+	// An interrupted command that does not stop in time exits without
+	// stopping its middleware: kill them first.
+	p.unregister = interrupt.AtExit(func() {
+		_ = kill(p.pid)
+		killStrays(p.marker)
+	})
 	go func() {
 		p.waitErr = cmd.Wait()
 		registry.Lock()
@@ -266,6 +277,7 @@ func (p *process) stop(grace time.Duration) error {
 		killStrays(p.marker)
 		waitFor(p.stderrDone, 500*time.Millisecond)
 		closeAll(p.stdout, p.stderr)
+		p.unregister()
 	})
 	return p.stopErr
 }

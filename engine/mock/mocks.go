@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/internal/source"
 )
 
 // Mocks is the content of mocks files: mock providers with their
@@ -207,6 +208,9 @@ func LoadMocks(paths ...string) (*Mocks, hcl.Diagnostics) {
 
 // parse reads one mocks file from its bytes.
 func (m *Mocks) parse(parser *hclparse.Parser, path string, src []byte) hcl.Diagnostics {
+	if d := source.CheckNesting(src, path, source.SyntaxOf(path)); d != nil {
+		return hcl.Diagnostics{d}
+	}
 	var f *hcl.File
 	var diags hcl.Diagnostics
 	if strings.HasSuffix(path, ".json") {

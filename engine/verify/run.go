@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -22,6 +23,9 @@ import (
 
 // Options are what a verification is made with besides the two modules.
 type Options struct {
+	// Context ends the run early (an interrupt) when it is done: no case
+	// starts after that, and both sides' plans stop; nil never ends it.
+	Context context.Context
 	// Inputs are the input sources every case shares: the environment,
 	// the module's auto-loaded tfvars files, --var, --synthesize.
 	Inputs inputs.Sources
@@ -113,6 +117,9 @@ func Run(hclDir, cueDir string, opts Options) ([]CaseResult, hcl.Diagnostics) {
 	}
 	var results []CaseResult
 	for _, c := range cases {
+		if opts.Context != nil && opts.Context.Err() != nil {
+			break // interrupted
+		}
 		results = append(results, runCase(tree, hclDir, cueDir, c, opts, schemas, provider))
 	}
 	return results, diags
@@ -137,7 +144,7 @@ func runCase(tree *hclengine.Tree, hclDir, cueDir string, c Case, opts Options, 
 			in.Args = append(in.Args, inputs.Arg{File: true, Value: f})
 		}
 	}
-	hplan, diags := hclengine.Plan(tree, hclengine.Options{Inputs: in, Schemas: schemas, Mocks: opts.Mocks})
+	hplan, diags := hclengine.Plan(tree, hclengine.Options{Context: opts.Context, Inputs: in, Schemas: schemas, Mocks: opts.Mocks})
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	if diags.HasErrors() {
 		return res
@@ -150,7 +157,10 @@ func runCase(tree *hclengine.Tree, hclDir, cueDir string, c Case, opts Options, 
 			given[name] = v.Value
 		}
 	}
-	copts := cueengine.Options{Inputs: given, Provider: provider, ModuleDir: hclDir}
+	if opts.Context != nil && opts.Context.Err() != nil {
+		return res // interrupted
+	}
+	copts := cueengine.Options{Context: opts.Context, Inputs: given, Provider: provider, ModuleDir: hclDir}
 	if cueDir != "" {
 		cplan, d := cueengine.Plan(cueDir, copts)
 		res.Diagnostics = append(res.Diagnostics, withoutNotAvailable(d)...)

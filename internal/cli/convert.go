@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -62,6 +63,7 @@ type convertFlags struct {
 // convertRun is one hcl2cue convert invocation.
 type convertRun struct {
 	convertFlags
+	ctx            context.Context
 	stdout, stderr io.Writer
 	sources        *config.Sources
 }
@@ -105,6 +107,9 @@ func (r *convertRun) single(dir string) error {
 		return &exitError{code: ExitError, err: fmt.Errorf("%s: not a module directory: no .tf, .tf.json, .tofu or .tofu.json file in it (%s converts the module directories below it)", dir, filepath.Join(dir, "..."))}
 	}
 	mr := convert.Dir(dir, convert.Options{Sources: r.sources})
+	if err := r.ctx.Err(); err != nil {
+		return err // interrupted: execute gives the status
+	}
 	if mr.Result == nil {
 		writeDiagnostics(r.stderr, mr.LoadDiagnostics)
 		return &exitError{code: ExitError, err: fmt.Errorf("%s: the module does not load; nothing converted", dir)}
@@ -207,9 +212,12 @@ func (r *convertRun) batch(arg, root string) error {
 	if isTerminal(r.stderr) {
 		progress = func(done, total int) { writeProgress(r.stderr, done, total) }
 	}
-	s := convert.Batch(dirs, convert.BatchOptions{Jobs: r.jobs, Options: convert.Options{Sources: r.sources}}, progress)
+	s := convert.Batch(dirs, convert.BatchOptions{Context: r.ctx, Jobs: r.jobs, Options: convert.Options{Sources: r.sources}}, progress)
 	if progress != nil {
 		fmt.Fprint(r.stderr, "\r\033[K")
+	}
+	if err := r.ctx.Err(); err != nil {
+		return err // interrupted: execute gives the status
 	}
 	// A conversion that does not load as CUE is a bug of the converter
 	// unless the module fails of its own.
@@ -228,6 +236,9 @@ func (r *convertRun) batch(arg, root string) error {
 			st := m.Status()
 			if st == convert.Failed || st == convert.Partial && !r.allowPartial {
 				continue
+			}
+			if r.ctx.Err() != nil {
+				break // interrupted: execute gives the status
 			}
 			if err := m.Result.Write(filepath.Join(r.out, rels[i])); err != nil {
 				writeErrs = append(writeErrs, err)

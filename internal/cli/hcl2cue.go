@@ -33,10 +33,10 @@ and its CUE form plan the same changes.`,
 	convert := &cobra.Command{
 		Use:   "convert [-o OUT] [--allow-partial] [--module-source SOURCE=DIR] DIR | DIR/...",
 		Short: "Convert the HCL module in DIR to CUE",
-		Long:  convertLong,
+		Long:  convertLong + "\n" + exitStatusHelp,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r := &convertRun{convertFlags: cf, stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr()}
+			r := &convertRun{convertFlags: cf, ctx: cmd.Context(), stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr()}
 			return r.run(args[0])
 		},
 	}

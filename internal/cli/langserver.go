@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -17,12 +14,10 @@ import (
 // serveLanguage runs the language server on the command's input and
 // output until the editor sends exit (or closes them, or a signal comes).
 func serveLanguage(cmd *cobra.Command, opts lint.Options) error {
-	parent := cmd.Context()
-	if parent == nil {
-		parent = context.Background()
+	ctx := cmd.Context() // ends at SIGINT or SIGTERM (see execute)
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	rwc := stdio{Reader: cmd.InOrStdin(), Writer: cmd.OutOrStdout()}
 	err := langserver.Serve(ctx, rwc, langserver.Options{Lint: opts, Version: Version()})
 	if errors.Is(err, langserver.ErrNoShutdown) {

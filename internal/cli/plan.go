@@ -7,9 +7,7 @@ import (
 	"io"
 	"maps"
 	"os"
-	"os/signal"
 	"slices"
-	"syscall"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -76,10 +74,10 @@ func newPlanCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plan [--lang hcl|cue] [--var k=v] [--var-file F] [--mocks F] [--schema F] [--synthesize] [--json] [--module-source SOURCE=DIR] DIR",
 		Short: "Plan the module in DIR against mock providers",
-		Long:  planLong,
+		Long:  planLong + "\n" + exitStatusHelp,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return f.run(args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return f.run(cmd.Context(), args[0], cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	fl := cmd.Flags()
@@ -98,11 +96,11 @@ func newPlanCommand() *cobra.Command {
 	return cmd
 }
 
-func (f *planFlags) run(dir string, stdout, stderr io.Writer) error {
+func (f *planFlags) run(ctx context.Context, dir string, stdout, stderr io.Writer) error {
 	switch f.lang {
 	case "hcl":
 	case "cue":
-		return f.runCUE(dir, stdout, stderr)
+		return f.runCUE(ctx, dir, stdout, stderr)
 	default:
 		return &exitError{code: ExitError, err: fmt.Errorf("--lang %q: must be hcl or cue", f.lang)}
 	}
@@ -113,8 +111,6 @@ func (f *planFlags) run(dir string, stdout, stderr io.Writer) error {
 	}
 	opts, diags := f.options()
 	opts.Middleware.Stderr = stderr
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	opts.Context = ctx
 	if diags.HasErrors() {
 		writeDiagnostics(stderr, diags)
@@ -141,7 +137,7 @@ func (f *planFlags) run(dir string, stdout, stderr io.Writer) error {
 // gives the variables' types and the inferred provider schemas: its inputs
 // are collected as for --lang hcl, and those not taken from a default are
 // injected at the @input fields.
-func (f *planFlags) runCUE(dir string, stdout, stderr io.Writer) error {
+func (f *planFlags) runCUE(ctx context.Context, dir string, stdout, stderr io.Writer) error {
 	if f.source == "" {
 		return &exitError{code: ExitError, err: fmt.Errorf("plan --lang cue needs --source HCL_DIR, the module it was converted from: its variable types and resource schemas")}
 	}
@@ -181,7 +177,7 @@ func (f *planFlags) runCUE(dir string, stdout, stderr io.Writer) error {
 		}
 	}
 	opts.Schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
-	p, diags := cueengine.Plan(dir, cueengine.Options{Inputs: vals, Provider: mock.New(opts.Schemas, opts.Mocks), ModuleDir: f.source})
+	p, diags := cueengine.Plan(dir, cueengine.Options{Context: ctx, Inputs: vals, Provider: mock.New(opts.Schemas, opts.Mocks), ModuleDir: f.source})
 	writeDiagnostics(stderr, diags)
 	if diags.HasErrors() {
 		return &exitError{code: ExitFindings, err: fmt.Errorf("%s: planning failed", dir)}

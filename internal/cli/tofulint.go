@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/tofucue/tofucue/internal/source"
 	"github.com/tofucue/tofucue/lint"
 	"github.com/tofucue/tofucue/report"
 	"github.com/tofucue/tofucue/rules"
@@ -72,7 +73,8 @@ Exit status: 0 when no module has a loading error and no finding is at or
 above --minimum-failure-severity (with --force: no loading error), 1 otherwise, 2 on a usage, configuration
 or I/O error. With --diff: 1 when a file would change, 0 when none would.
 With --langserver: 0 when the editor asked for shutdown before exit, 1
-otherwise.`,
+otherwise.
+` + exitStatusHelp,
 		Version: Version(),
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -140,7 +142,7 @@ otherwise.`,
 				stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr(),
 				targets: targets, format: format, failAt: failAt, force: force,
 				text: report.TextOptions{Verbose: verbose, Color: forceColor || !noColor && colorTerminal(cmd.OutOrStdout())},
-				opts: lint.Options{ConfigFile: configFile, Overrides: over, Jobs: jobs, KeepSyntax: format == report.Text},
+				opts: lint.Options{Context: cmd.Context(), ConfigFile: configFile, Overrides: over, Jobs: jobs, KeepSyntax: format == report.Text},
 			}
 			switch {
 			case diff:
@@ -192,6 +194,9 @@ type lintRun struct {
 // status 2.
 func (r *lintRun) run() (*report.Report, error) {
 	rep, diags := lint.Run(r.targets, r.opts)
+	if ctx := r.opts.Context; ctx != nil && ctx.Err() != nil {
+		return nil, ctx.Err() // interrupted: execute gives the status
+	}
 	if diags.HasErrors() {
 		report.SortDiagnostics(diags)
 		_ = report.WriteDiagnostics(r.stderr, sourcesOf(diags), diags)
@@ -239,6 +244,7 @@ func (r *lintRun) fix() error {
 		return err
 	}
 	fx := lint.Fix(rep)
+	fx.Context = r.opts.Context
 	for _, e := range fx.Skipped {
 		fmt.Fprintf(r.stderr, "tofulint: fix not applied: %v\n", e)
 	}
@@ -261,6 +267,7 @@ func (r *lintRun) diff() error {
 		return err
 	}
 	fx := lint.Fix(rep)
+	fx.Context = r.opts.Context
 	for _, e := range fx.Skipped {
 		fmt.Fprintf(r.stderr, "tofulint: fix not applied: %v\n", e)
 	}
@@ -281,7 +288,7 @@ func sourcesOf(diags hcl.Diagnostics) map[string]*hcl.File {
 		if d.Subject == nil || files[d.Subject.Filename] != nil {
 			continue
 		}
-		if src, err := os.ReadFile(d.Subject.Filename); err == nil {
+		if src, err := source.ReadFile(d.Subject.Filename); err == nil {
 			files[d.Subject.Filename] = &hcl.File{Bytes: src}
 		}
 	}
@@ -296,7 +303,7 @@ func writeInitConfig(stderr io.Writer, dir string) error {
 	if _, err := os.Stat(to); err == nil {
 		return &exitError{code: ExitError, err: fmt.Errorf("--init: %s exists; remove it to write it again", to)}
 	}
-	src, err := os.ReadFile(from)
+	src, err := source.ReadFile(from)
 	if err != nil {
 		return &exitError{code: ExitError, err: fmt.Errorf("--init: nothing to convert: %w", err)}
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -43,14 +44,14 @@ func newVerifyCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify [--var-file F] [--cases DIR] [--mocks F] [--schema F] [--synthesize] [--module-source SOURCE=DIR] DIR [CUE_DIR]",
 		Short: "Check that the HCL module in DIR and its CUE form plan the same changes",
-		Long:  verifyLong,
+		Long:  verifyLong + "\n" + exitStatusHelp,
 		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cueDir := ""
 			if len(args) == 2 {
 				cueDir = args[1]
 			}
-			return f.run(args[0], cueDir, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return f.run(cmd.Context(), args[0], cueDir, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	fl := cmd.Flags()
@@ -64,7 +65,7 @@ func newVerifyCommand() *cobra.Command {
 	return cmd
 }
 
-func (f *verifyFlags) run(dir, cueDir string, stdout, stderr io.Writer) error {
+func (f *verifyFlags) run(ctx context.Context, dir, cueDir string, stdout, stderr io.Writer) error {
 	if fi, err := os.Stat(dir); err != nil {
 		return &exitError{code: ExitError, err: err}
 	} else if !fi.IsDir() || !config.IsModuleDir(dir) {
@@ -74,7 +75,7 @@ func (f *verifyFlags) run(dir, cueDir string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
-	opts := verify.Options{Inputs: f.vars, Sources: sources}
+	opts := verify.Options{Context: ctx, Inputs: f.vars, Sources: sources}
 	opts.Inputs.Environ = os.Environ()
 	opts.Inputs.AutoFiles = true
 	opts.Inputs.Synthesize = f.synthesize
