@@ -151,14 +151,20 @@ func (c *converter) dynamic(b *hclsyntax.Block) ast.Expr {
 	}
 	src, sk := c.expr(forEach)
 	k, v := c.fresh(iterName+"_key"), c.fresh(iterName)
-	c.push(map[string]binding{iterName: {iterator: true, key: k, value: v, known: c.knownIn(forEach)}})
-	defer c.pop()
 	var clauses []ast.Clause
-	if sk == kindList {
+	switch {
+	case sk == kindList && isSyntaxSet(c, forEach):
+		// Over a set the iterator's key is the element, as OpenTofu
+		// has it, not a position.
+		clauses = []ast.Clause{&ast.ForClause{Value: ident(v), Source: src}}
+		k = v
+	case sk == kindList:
 		clauses = []ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: src}}
-	} else {
+	default:
 		clauses = c.sortedFor(src, sk, k, v)
 	}
+	c.push(map[string]binding{iterName: {iterator: true, key: k, value: v, known: c.knownIn(forEach), forEach: forEach}})
+	defer c.pop()
 	body := c.blockBody(content)
 	return &ast.Comprehension{Clauses: clauses, Value: asStruct(body)}
 }
@@ -220,4 +226,11 @@ func onlyIfs(clauses []ast.Clause) bool {
 		}
 	}
 	return len(clauses) > 0
+}
+
+// isSyntaxSet is isSetExpr for an expression that may not be native
+// syntax (which is never known to be a set).
+func isSyntaxSet(c *converter, e hcl.Expression) bool {
+	se, ok := e.(hclsyntax.Expression)
+	return ok && c.isSetExpr(se)
 }

@@ -68,6 +68,12 @@ func (c *converter) constEnvs() ([2]*constEnv, bool) {
 // in the result). Diagnostics are OpenTofu's errors for e itself, which
 // OpenTofu reports for every input too.
 func (c *converter) constValue(e hcl.Expression) (cty.Value, hcl.Diagnostics, bool) {
+	return c.constValueWith(e, nil)
+}
+
+// constValueWith is constValue with names bound to known values: each in
+// one instance of a block whose for_each is known (see foldEach).
+func (c *converter) constValueWith(e hcl.Expression, bound map[string]cty.Value) (cty.Value, hcl.Diagnostics, bool) {
 	envs, ok := c.constEnvs()
 	if !ok || e == nil {
 		return cty.NilVal, nil, false
@@ -75,7 +81,7 @@ func (c *converter) constValue(e hcl.Expression) (cty.Value, hcl.Diagnostics, bo
 	var vals [2]cty.Value
 	var errs [2]hcl.Diagnostics
 	for i, env := range envs {
-		vals[i], errs[i] = env.eval(e, false)
+		vals[i], errs[i] = env.evalWith(e, false, bound)
 	}
 	if errs[0].HasErrors() || errs[1].HasErrors() {
 		// An error with both spellings is OpenTofu's; with one, it
@@ -154,10 +160,19 @@ func (c *converter) constPath(e hcl.Expression) (string, hcl.Diagnostics, bool) 
 // variable, each, count, a template's variables) is unknown, unless e is
 // a local value's definition (topLevel), where none of them is in scope.
 func (env *constEnv) eval(e hcl.Expression, topLevel bool) (cty.Value, hcl.Diagnostics) {
+	return env.evalWith(e, topLevel, nil)
+}
+
+// evalWith is eval with the names of bound known.
+func (env *constEnv) evalWith(e hcl.Expression, topLevel bool, bound map[string]cty.Value) (cty.Value, hcl.Diagnostics) {
 	ctx := &hcl.EvalContext{Functions: env.funcs, Variables: map[string]cty.Value{}}
 	locals := map[string]cty.Value{}
 	for _, t := range e.Variables() {
 		root := t.RootName()
+		if v, ok := bound[root]; ok {
+			ctx.Variables[root] = v
+			continue
+		}
 		if !topLevel {
 			if _, bound := env.c.lookup(root); bound {
 				ctx.Variables[root] = cty.DynamicVal
@@ -225,14 +240,7 @@ var readFuncs = map[string]bool{
 // expressions that call a function reading files, and only where the
 // whole value is known (see constValue): it becomes a literal.
 func (c *converter) foldReads(e hclsyntax.Expression) (ast.Expr, kind, bool) {
-	reads := false
-	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
-		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && readFuncs[strings.TrimPrefix(call.Name, "core::")] {
-			reads = true
-		}
-		return nil
-	})
-	if !reads {
+	if !readsFiles(e) {
 		return nil, kindUnknown, false
 	}
 	v, _, ok := c.constValue(e)
@@ -241,4 +249,96 @@ func (c *converter) foldReads(e hclsyntax.Expression) (ast.Expr, kind, bool) {
 	}
 	x, k := c.literal(v, e.Range())
 	return x, k, true
+}
+
+// maxFoldedInstances bounds the instances foldEach works an expression
+// out for: past it, the table would be larger than the module.
+const maxFoldedInstances = 1000
+
+// foldEach works out, when converting, an expression in a block whose
+// for_each is known then that reads the module's files through each, such
+// as
+//
+//	resource "x" "y" {
+//	  for_each = fileset(path.module, "conf/*.yaml")
+//	  config   = yamldecode(file("${path.module}/${each.key}"))
+//	}
+//
+// or in the content of a dynamic block whose for_each is known, through
+// its iterator; where no call is known on its own but every instance's
+// value is: it becomes a table of the instances' values, selected by the
+// instance's key. The
+// files are read then, with OpenTofu's own functions, as constValue
+// reads them.
+func (c *converter) foldEach(e hclsyntax.Expression) (ast.Expr, kind, bool) {
+	if !readsFiles(e) {
+		return nil, kindUnknown, false
+	}
+	// The one name e uses that a for_each binds: each, or a dynamic
+	// block's iterator.
+	var name string
+	var b binding
+	for _, t := range e.Variables() {
+		root := t.RootName()
+		if bb, ok := c.lookup(root); ok && bb.forEach != nil {
+			if name != "" && name != root {
+				return nil, kindUnknown, false
+			}
+			name, b = root, bb
+		}
+	}
+	if name == "" {
+		return nil, kindUnknown, false
+	}
+	fe, _, ok := c.constValue(b.forEach)
+	if !ok || fe.IsNull() || !fe.CanIterateElements() || fe.LengthInt() > maxFoldedInstances {
+		return nil, kindUnknown, false
+	}
+	ty := fe.Type()
+	if !ty.IsMapType() && !ty.IsObjectType() && !(ty.IsSetType() && ty.ElementType() == cty.String) {
+		return nil, kindUnknown, false
+	}
+	table := &ast.StructLit{}
+	k := kindUnknown
+	for it := fe.ElementIterator(); it.Next(); {
+		key, val := it.Element()
+		if ty.IsSetType() {
+			key = val
+		}
+		each := cty.ObjectVal(map[string]cty.Value{"key": key, "value": val})
+		v, _, ok := c.constValueWith(e, map[string]cty.Value{name: each})
+		if !ok {
+			return nil, kindUnknown, false
+		}
+		x, vk := c.literal(v, e.Range())
+		if len(table.Elts) == 0 {
+			k = vk
+		} else if vk != k {
+			k = kindUnknown
+		}
+		table.Elts = append(table.Elts, field(stringLit(key.AsString()), x))
+	}
+	key := ast.Expr(selector(ident(b.cue), "key"))
+	switch {
+	case b.iterator && ty.IsSetType():
+		// The iterator's key is the element, which CUE's for over the
+		// set as a list binds to the value.
+		key = ident(b.value)
+	case b.iterator:
+		key = ident(b.key)
+	}
+	return index(paren(table), key), k, true
+}
+
+// readsFiles reports whether e calls a function that reads the module's
+// files.
+func readsFiles(e hclsyntax.Expression) bool {
+	reads := false
+	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && readFuncs[strings.TrimPrefix(call.Name, "core::")] {
+			reads = true
+		}
+		return nil
+	})
+	return reads
 }

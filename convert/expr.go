@@ -45,6 +45,9 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 		}
 		return index(coll, key), k
 	case *hclsyntax.FunctionCallExpr:
+		if x, k, ok := c.foldEach(e); ok {
+			return x, k
+		}
 		return c.call(e)
 	case *hclsyntax.ConditionalExpr:
 		cond := c.condition(e.Condition)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue/ast"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
@@ -138,6 +139,10 @@ type binding struct {
 	// templateVars is set for a template's variable: the CUE identifier
 	// of the variables object it is an attribute of.
 	templateVars string
+	// forEach is, for each, the for_each expression of its block: where
+	// it is known when converting, so are each.key and each.value in every
+	// instance (see foldEach).
+	forEach hcl.Expression
 }
 
 // lookup finds an OpenTofu name bound in scope.
