@@ -295,7 +295,8 @@ func (c *converter) foldEach(e hclsyntax.Expression) (ast.Expr, kind, bool) {
 		return nil, kindUnknown, false
 	}
 	ty := fe.Type()
-	if !ty.IsMapType() && !ty.IsObjectType() && !(ty.IsSetType() && ty.ElementType() == cty.String) {
+	stringSet := ty.IsSetType() && ty.ElementType() == cty.String
+	if !ty.IsMapType() && !ty.IsObjectType() && !stringSet {
 		return nil, kindUnknown, false
 	}
 	table := &ast.StructLit{}
