@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -342,4 +343,80 @@ func readsFiles(e hclsyntax.Expression) bool {
 		return nil
 	})
 	return reads
+}
+
+// runtimeValues names what e depends on that is known only when the module
+// is planned: input variables, resources, data sources, module outputs,
+// path.root and path.cwd, and the names a block or expression binds over
+// such values (each, count, for variables), following local values to
+// their definitions. At most limit names are given, in order of first use.
+func (c *converter) runtimeValues(e hcl.Expression, limit int) []string {
+	var names []string
+	seen := map[string]bool{}
+	busy := map[string]bool{}
+	var walk func(e hcl.Expression)
+	add := func(name string) {
+		if !seen[name] && len(names) < limit {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	walk = func(e hcl.Expression) {
+		if e == nil {
+			return
+		}
+		for _, t := range e.Variables() {
+			root := t.RootName()
+			attr := ""
+			if len(t) > 1 {
+				if a, ok := t[1].(hcl.TraverseAttr); ok {
+					attr = a.Name
+				}
+			}
+			if b, ok := c.lookup(root); ok {
+				switch {
+				case b.forEach != nil:
+					walk(b.forEach)
+				case b.over != nil:
+					walk(b.over)
+				case root == "each" || root == "count":
+					add(root + "." + attr)
+				default:
+					add(root)
+				}
+				continue
+			}
+			switch root {
+			case "local":
+				if l := c.m.Locals[attr]; l != nil && !busy[attr] {
+					busy[attr] = true
+					walk(l.Expr)
+				}
+			case "path":
+				if attr != "module" {
+					add("path." + attr)
+				}
+			case "var", "module", "data":
+				add(root + "." + attr)
+			case "terraform", "self":
+			default:
+				add(root + "." + attr)
+			}
+		}
+	}
+	walk(e)
+	return names
+}
+
+// runtimeReason says why e is not known when converting, naming the
+// values it depends on, or "" when it names none.
+func (c *converter) runtimeReason(e hcl.Expression) string {
+	names := c.runtimeValues(e, 4)
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf(" Here it depends on %s, known only when the module is planned.", names[0])
+	}
+	return fmt.Sprintf(" Here it depends on %s and %s, known only when the module is planned.", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }

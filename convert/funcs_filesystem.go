@@ -56,6 +56,10 @@ func pathFunc(fn string) func(*call) ast.Expr {
 // fileFunc is a function that reads files, worked out at conversion.
 func fileFunc(k kind) function {
 	return function{how: byConversion, note: fileNote, result: k, conv: func(cl *call) ast.Expr {
-		return cl.foldOr(cl.name + " is converted only when its path is known when converting (a constant, or built from path.module and local values that are): the file is read then.")
+		why := cl.name + " is converted only when its path is known when converting (a constant, or built from path.module and local values that are): the file is read then."
+		if len(cl.src) > 0 {
+			why += cl.c.runtimeReason(cl.src[0])
+		}
+		return cl.foldOr(why)
 	}}
 }

@@ -143,6 +143,9 @@ type binding struct {
 	// it is known when converting, so are each.key and each.value in every
 	// instance (see foldEach).
 	forEach hcl.Expression
+	// over is, for a for expression's variable, the collection it ranges
+	// over: what the name depends on (see runtimeValues).
+	over hcl.Expression
 }
 
 // lookup finds an OpenTofu name bound in scope.
@@ -169,8 +172,8 @@ func (c *converter) bound(cueName string) bool {
 		if s.templateVars == cueName {
 			return true
 		}
-		for _, b := range s.names {
-			if b.cue == cueName || b.key == cueName || b.value == cueName {
+		for name := range s.names {
+			if b := s.names[name]; b.cue == cueName || b.key == cueName || b.value == cueName {
 				return true
 			}
 		}

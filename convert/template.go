@@ -69,7 +69,7 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 			vk = join(vk, c.kindOf(x))
 		}
 	}
-	names[e.ValVar] = binding{cue: valVar, known: known, kind: vk, ty: vt}
+	names[e.ValVar] = binding{cue: valVar, known: known, kind: vk, ty: vt, over: e.CollExpr}
 	// Over a set, OpenTofu's key is the element itself; CUE's set is a
 	// list, whose key would be the index.
 	set := e.KeyVar != "" && c.isSetExpr(e.CollExpr)
@@ -84,7 +84,7 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 		case kindMap:
 			kk = kindString
 		}
-		names[e.KeyVar] = binding{cue: keyVar, kind: kk, known: known, ty: kt}
+		names[e.KeyVar] = binding{cue: keyVar, kind: kk, known: known, ty: kt, over: e.CollExpr}
 	}
 	c.push(names)
 	defer c.pop()
