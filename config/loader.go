@@ -181,6 +181,11 @@ func hasFileIn(overlay map[string][]byte, dir string) bool {
 	return false
 }
 
+// MaxFileSize is the largest configuration file that the loader reads, in
+// bytes: 4 MiB, some seventy times the largest file of the corpus, and few
+// enough that parsing one takes a fraction of a second and a few hundred MB.
+const MaxFileSize = 4 << 20
+
 // loader carries the state of one Load call.
 type loader struct {
 	opts   Options
@@ -207,6 +212,14 @@ func (l *loader) loadFile(path string, override bool) *file {
 			Severity: hcl.DiagError,
 			Summary:  "Failed to read file",
 			Detail:   fmt.Sprintf("The configuration file %q could not be read: %s.", path, err),
+		})
+		return nil
+	}
+	if len(src) > MaxFileSize {
+		l.report(&hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Configuration file too large",
+			Detail:   fmt.Sprintf("The configuration file %q is %d bytes, more than the %d that this tool reads (real modules' files are under 100 KB); split it, or generate less.", path, len(src), MaxFileSize),
 		})
 		return nil
 	}

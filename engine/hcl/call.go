@@ -23,7 +23,7 @@ func (m *module) evalModuleCall(c *config.ModuleCall) cty.Value {
 	if cfg == nil {
 		return cty.DynamicVal
 	}
-	keys, rep := m.expand(c.Count, c.ForEach, c.Enabled)
+	keys, rep := m.expand(c.Count, c.ForEach, c.Enabled, c.DeclRange())
 	if rep == invalid {
 		return cty.DynamicVal
 	}

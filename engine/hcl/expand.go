@@ -30,29 +30,44 @@ type instance struct {
 }
 
 // MaxInstances is the most resource and module instances that one plan
-// makes unless Options.MaxInstances says otherwise: far more than real
-// modules have, few enough that a module cannot keep the planner busy for
-// long.
-const MaxInstances = 100_000
+// makes unless Options.MaxInstances says otherwise (hcl2cue plan and
+// verify --max-instances): far more than real modules have, few enough that
+// a module cannot keep the planner busy for more than a few seconds or take
+// more than a few hundred MB.
+const MaxInstances = 20_000
+
+// tooManyDetail is the detail of the error for a plan that would make
+// more than the limit's instances.
+const tooManyDetail = "This plan would make more than %d resource and module instances (the limit, which --max-instances raises); the planner stops here."
 
 // reserve counts n more instances for the plan, and reports an error at
-// expr when that exceeds the limit.
-func (m *module) reserve(n int, expr hcl.Expression) bool {
+// expr (or, for a declaration without count or for_each, at decl) when
+// that exceeds the limit. The error is reported once per plan phase.
+func (m *module) reserve(n int, expr hcl.Expression, decl hcl.Range) bool {
+	over := m.p.instances > m.p.maxInstances
 	m.p.instances += n
 	if m.p.instances <= m.p.maxInstances {
 		return true
 	}
-	m.argError(expr, "Too many instances", "This plan would make more than %d resource and module instances; the planner stops there.", m.p.maxInstances)
+	if over {
+		return false // said already
+	}
+	if expr != nil {
+		m.argError(expr, "Too many instances", tooManyDetail, m.p.maxInstances)
+	} else {
+		m.p.report(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Too many instances", Detail: fmt.Sprintf(tooManyDetail, m.p.maxInstances), Subject: decl.Ptr()})
+	}
 	return false
 }
 
 // expand evaluates count, for_each or enabled (at most one is set; the
-// loader reports more) and returns the instances they make.
-func (m *module) expand(count, forEach, enabled hcl.Expression) ([]instance, repetition) {
+// loader reports more) and returns the instances they make; decl is the
+// declaration's range.
+func (m *module) expand(count, forEach, enabled hcl.Expression, decl hcl.Range) ([]instance, repetition) {
 	switch {
 	case count != nil:
 		n, ok := m.countValue(count)
-		if !ok || !m.reserve(n, count) {
+		if !ok || !m.reserve(n, count, decl) {
 			return nil, invalid
 		}
 		out := make([]instance, n)
@@ -63,7 +78,7 @@ func (m *module) expand(count, forEach, enabled hcl.Expression) ([]instance, rep
 		return out, counted
 	case forEach != nil:
 		elems, ok := m.forEachValue(forEach)
-		if !ok || !m.reserve(len(elems), forEach) {
+		if !ok || !m.reserve(len(elems), forEach, decl) {
 			return nil, invalid
 		}
 		var out []instance
@@ -80,7 +95,13 @@ func (m *module) expand(count, forEach, enabled hcl.Expression) ([]instance, rep
 		if !on {
 			return nil, toggled
 		}
+		if !m.reserve(1, nil, decl) {
+			return nil, invalid
+		}
 		return []instance{{scope: &scope{}}}, toggled
+	}
+	if !m.reserve(1, nil, decl) {
+		return nil, invalid
 	}
 	return []instance{{scope: &scope{}}}, single
 }
@@ -143,7 +164,7 @@ func (m *module) countValue(expr hcl.Expression) (int, bool) {
 	}
 	i, acc := f.Int64()
 	if acc != big.Exact || i > int64(m.p.maxInstances) {
-		m.argError(expr, summary, `The given "count" argument value is unsuitable: value is too large.`)
+		m.argError(expr, summary, `The given "count" argument value is unsuitable: value is too large: more than the %d instances a plan may make (the limit, which --max-instances raises).`, m.p.maxInstances)
 		return 0, false
 	}
 	if i < 0 {

@@ -37,6 +37,9 @@ type Options struct {
 	// MaxInstances bounds the resource and module instances of a plan;
 	// zero means the constant MaxInstances.
 	MaxInstances int
+	// MaxValues bounds the collection elements that the function calls
+	// of a plan produce; zero means the constant MaxValues.
+	MaxValues int
 	// MaxSynthesisPlans bounds the plans that Inputs.Synthesize's search
 	// makes after the first; zero means the constant MaxSynthesisPlans,
 	// a negative number none.
@@ -125,6 +128,7 @@ func planWith(t *Tree, ins map[string]*inputs.Input, opts Options) (_ *plan.Plan
 
 		unavailable:  map[*config.ModuleCall]bool{},
 		maxInstances: cmp.Or(opts.MaxInstances, MaxInstances),
+		maxValues:    cmp.Or(opts.MaxValues, MaxValues),
 	}
 
 	vars := map[string]cty.Value{}
@@ -152,7 +156,7 @@ func planWith(t *Tree, ins map[string]*inputs.Input, opts Options) (_ *plan.Plan
 
 	for _, phase := range []phase{planning, applying} {
 		p.phase = phase
-		p.instances = 0
+		p.instances, p.produced = 0, 0
 		p.funcs = p.functionTable()
 		p.stageHook(phase, "start")
 		if p.diags.HasErrors() {
@@ -206,7 +210,10 @@ type planner struct {
 	// instances counts the instances expanded in the pass, up to
 	// maxInstances.
 	instances, maxInstances int
-	diags                   hcl.Diagnostics
+	// produced counts the collection elements that function calls made
+	// in the pass, up to maxValues (budget.go).
+	produced, maxValues int
+	diags               hcl.Diagnostics
 	// stack holds the objects being evaluated, innermost last, to name a
 	// cycle.
 	stack []*node
@@ -249,5 +256,5 @@ func (p *planner) functionTable() map[string]function.Function {
 		Type: function.StaticReturnType(cty.String),
 		Impl: func([]cty.Value, cty.Type) (cty.Value, error) { return now, nil },
 	})
-	return t
+	return p.budgeted(t)
 }

@@ -24,7 +24,7 @@ func (m *module) evalResource(r *config.Resource) cty.Value {
 		m.p.report(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No schema for resource type", Detail: "The mock provider has no schema for " + r.Mode.BlockType() + " type " + r.Type + ".", Subject: r.DeclRange().Ptr()})
 		return cty.DynamicVal
 	}
-	keys, rep := m.expand(r.Count, r.ForEach, r.Enabled)
+	keys, rep := m.expand(r.Count, r.ForEach, r.Enabled, r.DeclRange())
 	if rep == invalid {
 		return cty.DynamicVal
 	}

@@ -42,6 +42,10 @@ type Options struct {
 	// Sources find the modules of calls that are not local; nil finds
 	// those tofu init installed.
 	Sources *config.Sources
+	// MaxInstances bounds the instances of each plan of the HCL side
+	// (hcl.Options.MaxInstances; zero: hcl.MaxInstances), which plans
+	// first: a module beyond it is not planned on the CUE side either.
+	MaxInstances int
 }
 
 // Case is one set of inputs: a name for the report and the tfvars files
@@ -144,7 +148,7 @@ func runCase(tree *hclengine.Tree, hclDir, cueDir string, c Case, opts Options, 
 			in.Args = append(in.Args, inputs.Arg{File: true, Value: f})
 		}
 	}
-	hplan, diags := hclengine.Plan(tree, hclengine.Options{Context: opts.Context, Inputs: in, Schemas: schemas, Mocks: opts.Mocks})
+	hplan, diags := hclengine.Plan(tree, hclengine.Options{Context: opts.Context, MaxInstances: opts.MaxInstances, Inputs: in, Schemas: schemas, Mocks: opts.Mocks})
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	if diags.HasErrors() {
 		return res

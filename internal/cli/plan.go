@@ -67,6 +67,10 @@ type planFlags struct {
 	json       bool
 	middleware middleware.Options
 	modules    moduleFlags
+	// maxInstances bounds the plan's instances (hclengine.MaxInstances).
+	maxInstances int
+	// maxValues bounds the elements function calls produce (hclengine.MaxValues).
+	maxValues int
 }
 
 func newPlanCommand() *cobra.Command {
@@ -91,6 +95,8 @@ func newPlanCommand() *cobra.Command {
 	fl.BoolVar(&f.json, "json", false, "print the plan as JSON, in OpenTofu's plan format")
 	fl.BoolVar(&f.middleware.Enabled, "middleware", false, "run the middleware that the module declares, at its hook points")
 	fl.StringArrayVar(&f.middleware.Only, "middleware-only", nil, "run only this middleware (repeatable; implies --middleware)")
+	fl.IntVar(&f.maxInstances, "max-instances", hclengine.MaxInstances, "the most resource and module instances a plan may make")
+	fl.IntVar(&f.maxValues, "max-values", hclengine.MaxValues, "the most collection elements the function calls of a plan may produce")
 	fl.DurationVar(&f.middleware.Timeout, "middleware-timeout", middleware.DefaultTimeout, "how long a middleware may take to answer one call")
 	f.modules.register(fl)
 	return cmd
@@ -207,11 +213,16 @@ func (f *planFlags) options() (hclengine.Options, hcl.Diagnostics) {
 	in.Environ = os.Environ()
 	in.AutoFiles = true
 	in.Synthesize = f.synthesize
+	if f.maxInstances < 1 {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid --max-instances", Detail: fmt.Sprintf("--max-instances %d: the limit must be at least 1.", f.maxInstances)})
+	}
 	return hclengine.Options{
-		Inputs:     in,
-		Schemas:    schemas,
-		Mocks:      mocks,
-		Middleware: f.middleware,
+		MaxInstances: f.maxInstances,
+		MaxValues:    f.maxValues,
+		Inputs:       in,
+		Schemas:      schemas,
+		Mocks:        mocks,
+		Middleware:   f.middleware,
 	}, diags
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tofucue/tofucue/config"
+	hclengine "github.com/tofucue/tofucue/engine/hcl"
 	"github.com/tofucue/tofucue/engine/inputs"
 	"github.com/tofucue/tofucue/engine/mock"
 	"github.com/tofucue/tofucue/engine/verify"
@@ -37,6 +38,8 @@ type verifyFlags struct {
 	schemas    []string
 	synthesize bool
 	modules    moduleFlags
+	// maxInstances bounds each plan's instances (hclengine.MaxInstances).
+	maxInstances int
 }
 
 func newVerifyCommand() *cobra.Command {
@@ -61,6 +64,7 @@ func newVerifyCommand() *cobra.Command {
 	fl.StringArrayVar(&f.mocks, "mocks", nil, "mock values in OpenTofu's test syntax (repeatable)")
 	fl.StringArrayVar(&f.schemas, "schema", nil, "provider schemas from tofu providers schema -json (repeatable)")
 	fl.BoolVar(&f.synthesize, "synthesize", false, "make up values for variables that have none, identically on both sides")
+	fl.IntVar(&f.maxInstances, "max-instances", hclengine.MaxInstances, "the most resource and module instances a plan may make")
 	f.modules.register(fl)
 	return cmd
 }
@@ -75,7 +79,10 @@ func (f *verifyFlags) run(ctx context.Context, dir, cueDir string, stdout, stder
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
-	opts := verify.Options{Context: ctx, Inputs: f.vars, Sources: sources}
+	if f.maxInstances < 1 {
+		return &exitError{code: ExitError, err: fmt.Errorf("--max-instances %d: the limit must be at least 1", f.maxInstances)}
+	}
+	opts := verify.Options{Context: ctx, Inputs: f.vars, Sources: sources, MaxInstances: f.maxInstances}
 	opts.Inputs.Environ = os.Environ()
 	opts.Inputs.AutoFiles = true
 	opts.Inputs.Synthesize = f.synthesize

@@ -114,8 +114,8 @@ for sig in INT TERM; do
   interrupted "$sig" "$want" "$HCL2CUE" convert -o out tree/...
   no_leftovers
   rm -rf out
-  interrupted "$sig" "$want" "$HCL2CUE" plan --json big
-  interrupted "$sig" "$want" "$HCL2CUE" verify big
+  interrupted "$sig" "$want" "$HCL2CUE" plan --max-instances 100000 --json big
+  interrupted "$sig" "$want" "$HCL2CUE" verify --max-instances 100000 big
   (cd mwm && interrupted "$sig" "$want" "$HCL2CUE" plan --middleware .)
   sleep 0.2
   if pgrep -f "sleep $nap" > /dev/null || pgrep -f "mw.sh $nap" > /dev/null; then
