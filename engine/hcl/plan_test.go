@@ -3,6 +3,7 @@ package hcl
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -121,5 +122,41 @@ output "o" {
 	}
 	if p, diags := Plan(tree, Options{Context: context.Background()}); diags.HasErrors() || len(p.Instances) != 1000 {
 		t.Errorf("not interrupted: %d instances, %v", len(p.Instances), diags)
+	}
+}
+
+// TestBudgets: a plan that would make more instances, or whose function
+// calls would produce more collection elements, than its budget stops
+// with an error naming the expression; a budget raised enough plans it.
+func TestBudgets(t *testing.T) {
+	instances := loadFiles(t, map[string]string{"main.tf": `
+resource "terraform_data" "a" {
+  count = 30
+  input = count.index
+}
+resource "terraform_data" "one" {}
+`})
+	_, diags := Plan(instances, Options{MaxInstances: 30})
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "Too many instances") {
+		t.Errorf("31 instances with a budget of 30: %v", diags)
+	}
+	if p, diags := Plan(instances, Options{MaxInstances: 31}); diags.HasErrors() || len(p.Instances) != 31 {
+		t.Errorf("31 instances with a budget of 31: %d instances, %v", len(p.Instances), diags)
+	}
+
+	values := loadFiles(t, map[string]string{"main.tf": `
+locals {
+  grid = [for i in range(100) : range(100)]
+}
+output "n" {
+  value = length(flatten(local.grid))
+}
+`})
+	_, diags = Plan(values, Options{MaxValues: 5000})
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "--max-values") || diags[0].Subject == nil || diags[0].Subject.Start.Line != 3 {
+		t.Errorf("10,100 elements with a budget of 5,000: %v", diags)
+	}
+	if p, diags := Plan(values, Options{MaxValues: 20200}); diags.HasErrors() || !p.Outputs["n"].Planned.RawEquals(cty.NumberIntVal(10000)) {
+		t.Errorf("with a budget of 20,200: %v", diags)
 	}
 }

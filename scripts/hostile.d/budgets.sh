@@ -1,0 +1,43 @@
+# Issue 35 item 14: inputs that would make a plan huge stop at a budget,
+# with an error naming the expression, in bounded time and memory; the
+# flags raise the budgets.
+set -euo pipefail
+source "$HOSTILE_LIB"
+
+mkdir ranges
+cat > ranges/main.tf <<'TF'
+locals {
+  cube = [for i in range(1000) : [for j in range(1000) : range(1000)]]
+}
+
+output "n" {
+  value = length(local.cube)
+}
+TF
+expect_status 1 timeout 20 "$HCL2CUE" plan ranges > out.txt 2> err.txt
+expect_grep 'main.tf line 2' err.txt
+expect_grep 'more than 1000000 collection elements' err.txt
+echo "three nested range(1000): plan 1, at the expression, naming --max-values"
+
+mkdir count
+cat > count/main.tf <<'TF'
+resource "terraform_data" "a" {
+  count = 1000000000
+}
+TF
+expect_status 1 timeout 10 "$HCL2CUE" plan count > out.txt 2> err.txt
+expect_grep 'more than the 20000 instances a plan may make' err.txt
+expect_status 2 timeout 10 "$HCL2CUE" verify count > out.txt 2> err.txt
+expect_grep 'more than the 20000 instances a plan may make' err.txt
+echo "count = 1000000000: plan 1, verify 2, at the count, naming --max-instances"
+
+mkdir some
+cat > some/main.tf <<'TF'
+resource "terraform_data" "a" {
+  count = 50
+}
+TF
+expect_status 1 timeout 10 "$HCL2CUE" plan --max-instances 10 some > out.txt 2> err.txt
+expect_grep 'more than the 10 instances a plan may make' err.txt
+expect_status 0 timeout 10 "$HCL2CUE" plan --max-instances 50 some > out.txt 2> err.txt
+echo "--max-instances: 10 refuses 50 instances, 50 plans them"
