@@ -46,6 +46,10 @@ type Options struct {
 	// (hcl.Options.MaxInstances; zero: hcl.MaxInstances), which plans
 	// first: a module beyond it is not planned on the CUE side either.
 	MaxInstances int
+	// MaxValues bounds the collection elements the function calls of each
+	// plan of the HCL side produce (hcl.Options.MaxValues; zero:
+	// hcl.MaxValues).
+	MaxValues int
 }
 
 // Case is one set of inputs: a name for the report and the tfvars files
@@ -148,7 +152,7 @@ func runCase(tree *hclengine.Tree, hclDir, cueDir string, c Case, opts Options, 
 			in.Args = append(in.Args, inputs.Arg{File: true, Value: f})
 		}
 	}
-	hplan, diags := hclengine.Plan(tree, hclengine.Options{Context: opts.Context, MaxInstances: opts.MaxInstances, Inputs: in, Schemas: schemas, Mocks: opts.Mocks})
+	hplan, diags := hclengine.Plan(tree, hclengine.Options{Context: opts.Context, MaxInstances: opts.MaxInstances, MaxValues: opts.MaxValues, Inputs: in, Schemas: schemas, Mocks: opts.Mocks})
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	if diags.HasErrors() {
 		return res

@@ -40,6 +40,8 @@ type verifyFlags struct {
 	modules    moduleFlags
 	// maxInstances bounds each plan's instances (hclengine.MaxInstances).
 	maxInstances int
+	// maxValues bounds the elements function calls produce (hclengine.MaxValues).
+	maxValues int
 }
 
 func newVerifyCommand() *cobra.Command {
@@ -65,6 +67,7 @@ func newVerifyCommand() *cobra.Command {
 	fl.StringArrayVar(&f.schemas, "schema", nil, "provider schemas from tofu providers schema -json (repeatable)")
 	fl.BoolVar(&f.synthesize, "synthesize", false, "make up values for variables that have none, identically on both sides")
 	fl.IntVar(&f.maxInstances, "max-instances", hclengine.MaxInstances, "the most resource and module instances a plan may make")
+	fl.IntVar(&f.maxValues, "max-values", hclengine.MaxValues, "the most collection elements the function calls of a plan may produce")
 	f.modules.register(fl)
 	return cmd
 }
@@ -79,10 +82,13 @@ func (f *verifyFlags) run(ctx context.Context, dir, cueDir string, stdout, stder
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
+	if f.maxValues < 1 {
+		return &exitError{code: ExitError, err: fmt.Errorf("--max-values %d: the limit must be at least 1", f.maxValues)}
+	}
 	if f.maxInstances < 1 {
 		return &exitError{code: ExitError, err: fmt.Errorf("--max-instances %d: the limit must be at least 1", f.maxInstances)}
 	}
-	opts := verify.Options{Context: ctx, Inputs: f.vars, Sources: sources, MaxInstances: f.maxInstances}
+	opts := verify.Options{Context: ctx, Inputs: f.vars, Sources: sources, MaxInstances: f.maxInstances, MaxValues: f.maxValues}
 	opts.Inputs.Environ = os.Environ()
 	opts.Inputs.AutoFiles = true
 	opts.Inputs.Synthesize = f.synthesize

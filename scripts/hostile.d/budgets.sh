@@ -41,3 +41,7 @@ expect_status 1 timeout 10 "$HCL2CUE" plan --max-instances 10 some > out.txt 2> 
 expect_grep 'more than the 10 instances a plan may make' err.txt
 expect_status 0 timeout 10 "$HCL2CUE" plan --max-instances 50 some > out.txt 2> err.txt
 echo "--max-instances: 10 refuses 50 instances, 50 plans them"
+
+expect_status 2 timeout 20 "$HCL2CUE" verify ranges > out.txt 2> err.txt
+expect_grep 'more than 1000000 collection elements' err.txt
+echo "three nested range(1000): verify 2, naming --max-values"
