@@ -63,6 +63,10 @@ type SourceOptions struct {
 	// the user names); none reads no module. A call left out is not
 	// available, silently: its outputs are not known.
 	Calls CallModuleType
+	// AllowRead are directories a module's source may lead to besides the
+	// root module's repository (--allow-read). Nothing else outside it is
+	// read: a local source that leaves it is an error (see Readable).
+	AllowRead []string
 }
 
 // CallModuleType is SourceOptions.Calls.
@@ -145,7 +149,27 @@ func (s *Sources) Find(rootDir, parentKey, parentDir string, mc *ModuleCall) Chi
 		return Child{Kind: NotAvailable, Key: key, Diagnostic: d}
 	}
 	if src.Kind == LocalSource {
-		return Child{Kind: FoundLocal, Dir: filepath.Join(parentDir, filepath.FromSlash(src.Path)), Key: key}
+		dir := filepath.Join(parentDir, filepath.FromSlash(src.Path))
+		if repo, ok := s.Readable(rootDir, dir); !ok {
+			if abs, err := filepath.Abs(dir); err == nil {
+				dir = abs
+			}
+			if target, err := filepath.EvalSymlinks(dir); err == nil {
+				dir = target // where a link leads: what --allow-read must name
+			}
+			rng := mc.DeclRange()
+			if mc.Source != nil {
+				rng = mc.Source.Range()
+			}
+			return Child{Kind: NotAvailable, Key: key, Diagnostic: &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Module source outside the repository",
+				Detail: fmt.Sprintf("%s has the source %q, which leads to %s, outside %s, the repository of the root module. hcl2cue and tofulint read nothing outside it unless --allow-read names the directory: pass --allow-read %s to read it.",
+					callAddr(key), src.Raw, dir, repo, dir),
+				Subject: rng.Ptr(),
+			}}
+		}
+		return Child{Kind: FoundLocal, Dir: dir, Key: key}
 	}
 	if s != nil {
 		if dir, ok := s.mapped(src); ok {
@@ -182,6 +206,12 @@ func (s *Sources) Find(rootDir, parentKey, parentDir string, mc *ModuleCall) Chi
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return Child{Kind: NotAvailable, Key: key, Diagnostic: s.unavailable(mc, "Installed module missing",
 			fmt.Sprintf("%s was installed in %s, which is no longer there. %s", call, rec.Dir, howTo))}
+	}
+	if repo, ok := s.Readable(rootDir, dir); !ok {
+		d := s.unavailable(mc, "Installed module outside the repository",
+			fmt.Sprintf("%s was installed in %s, outside %s, the repository of the root module; nothing outside it is read unless --allow-read names the directory.", call, dir, repo))
+		d.Severity = hcl.DiagError
+		return Child{Kind: NotAvailable, Key: key, Diagnostic: d}
 	}
 	return Child{Kind: FoundInstalled, Dir: filepath.Clean(dir), Key: key}
 }
@@ -407,4 +437,63 @@ func readManifest(path string) (*manifest, error) {
 		m.records[r.Key] = r
 	}
 	return m, nil
+}
+
+// Readable reports whether dir, a module directory that a call in the tree
+// rooted at rootDir leads to, may be read: it lies in the root module's
+// repository (see RepositoryRoot), or in a directory of
+// SourceOptions.AllowRead. Symbolic links are followed, so that a link in
+// the repository does not lead out of it. It also returns the repository.
+func (s *Sources) Readable(rootDir, dir string) (string, bool) {
+	repo, err := RepositoryRoot(rootDir)
+	if err != nil {
+		return rootDir, false
+	}
+	resolved := func(p string) string {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+		return filepath.Clean(p)
+	}
+	d := resolved(dir)
+	roots := []string{repo}
+	if s != nil {
+		roots = append(roots, s.opts.AllowRead...)
+	}
+	for _, r := range roots {
+		if within(d, resolved(r)) {
+			return repo, true
+		}
+	}
+	return repo, false
+}
+
+// within reports whether path is dir or lies below it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// RepositoryRoot returns the git work tree that holds dir (the nearest
+// directory at or above it with a .git entry), or dir itself, made
+// absolute, when none does: the tree that tofulint and hcl2cue read and
+// report paths in.
+func RepositoryRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := abs; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return abs, nil
+		}
+		d = parent
+	}
 }

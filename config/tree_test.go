@@ -2,8 +2,13 @@ package config
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
 )
 
 func TestCommonDir(t *testing.T) {
@@ -58,5 +63,65 @@ func TestLoadTreeCycle(t *testing.T) {
 				t.Errorf("at %s, want %s", got, tc.at)
 			}
 		})
+	}
+}
+
+// TestLoadTreeConfined: a local module source that leads out of the root
+// module's repository (the git work tree that holds it, or its directory
+// when there is none) is an error naming the source and --allow-read,
+// also through a symbolic link; a directory of AllowRead may be read.
+func TestLoadTreeConfined(t *testing.T) {
+	top := t.TempDir()
+	write := func(rel, src string) {
+		t.Helper()
+		p := filepath.Join(top, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("repo/.git/HEAD", "ref: refs/heads/main\n")
+	write("repo/root/main.tf", "module \"in\" {\n  source = \"../modules/in\"\n}\nmodule \"out\" {\n  source = \"../../outside\"\n}\nmodule \"link\" {\n  source = \"../link\"\n}\n")
+	write("repo/modules/in/main.tf", "output \"x\" {\n  value = 1\n}\n")
+	write("outside/main.tf", "output \"x\" {\n  value = 2\n}\n")
+	if err := os.Symlink(filepath.Join(top, "outside"), filepath.Join(top, "repo", "link")); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(top, "repo", "root")
+
+	tree, _ := LoadTree(root, NewSources(SourceOptions{}))
+	var out []string
+	for _, d := range tree.Unavailable() {
+		if d.Summary == "Module source outside the repository" {
+			out = append(out, fmt.Sprintf("%d", d.Subject.Start.Line))
+			if d.Severity != hcl.DiagError || !strings.Contains(d.Detail, "--allow-read "+filepath.Join(top, "outside")) {
+				t.Errorf("not an error naming --allow-read %s: %s", filepath.Join(top, "outside"), d.Detail)
+			}
+		}
+	}
+	slices.Sort(out)
+	if strings.Join(out, ",") != "5,8" {
+		t.Errorf("errors at lines %v, want 5 (../../outside) and 8 (a link out of the repository)", out)
+	}
+
+	if tree, _ := LoadTree(root, NewSources(SourceOptions{AllowRead: []string{filepath.Join(top, "outside")}})); len(tree.Unavailable()) > 0 {
+		t.Errorf("with --allow-read: %v", tree.Unavailable())
+	}
+
+	// Without a git work tree, the root module's directory is the tree.
+	if err := os.RemoveAll(filepath.Join(top, "repo", ".git")); err != nil {
+		t.Fatal(err)
+	}
+	tree, _ = LoadTree(root, NewSources(SourceOptions{}))
+	n := 0
+	for _, d := range tree.Unavailable() {
+		if d.Summary == "Module source outside the repository" {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("without .git: %d calls refused, want 3", n)
 	}
 }

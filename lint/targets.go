@@ -186,24 +186,3 @@ func Filter(targets []Target, patterns []string, base string) ([]Target, error) 
 	}
 	return out, nil
 }
-
-// RepositoryRoot returns the root of the git work tree that holds dir: the
-// nearest directory at or above it with a .git entry (a directory, or the
-// file of a linked work tree or submodule); dir itself, made absolute,
-// when there is none.
-func RepositoryRoot(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	for d := abs; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d, nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return abs, nil
-		}
-		d = parent
-	}
-}

@@ -117,7 +117,7 @@ type Report struct {
 	// Text holds the settings of the text format.
 	Text TextOptions
 	// Root is the directory that SARIF's URIs are relative to: the
-	// repository's root (lint.RepositoryRoot); "" means the current
+	// repository's root (config.RepositoryRoot); "" means the current
 	// directory.
 	Root string
 }

@@ -40,7 +40,7 @@ var corpusErrors = map[string]string{
 // positive; error-level findings must be exactly corpusErrors. Template
 // directories (corpus.Templates) are not modules and are skipped.
 func TestCorpus(t *testing.T) {
-	cfg := Config{Rules: map[string]RuleConfig{}, ReportUnusedIgnores: true}
+	cfg := Config{Rules: map[string]RuleConfig{}, ReportUnusedIgnores: true, Sources: config.NewSources(config.SourceOptions{AllowRead: corpus.AllowRead(t)})}
 	on := true
 	for _, r := range All() {
 		cfg.Rules[r.Name] = RuleConfig{Enabled: &on}

@@ -47,13 +47,14 @@ func defaultFindings(t *testing.T) []corpusFinding {
 		t.Fatal(err)
 	}
 	root := corpus.Shared(t, "corpus")
+	sources := config.NewSources(config.SourceOptions{AllowRead: corpus.AllowRead(t)})
 	var out []corpusFinding
 	for _, dir := range corpus.ModuleDirs(t) {
 		if dir.NotModule != "" || corpus.Templates[dir.Rel] != "" {
 			continue
 		}
 		m, diags := config.Load(dir.Path)
-		found := Run(m, diags, sel, Config{})
+		found := Run(m, diags, sel, Config{Sources: sources})
 		for i := range found {
 			f := &found[i]
 			rel, err := filepath.Rel(root, f.Range.Filename)

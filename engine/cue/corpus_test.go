@@ -48,7 +48,7 @@ func TestCorpus(t *testing.T) {
 			t.Logf("%s %s (%.1fs): %s", kind, rel, time.Since(start).Seconds(), why)
 		}
 	}
-	sources := config.NewSources(config.SourceOptions{Mappings: corpus.Mappings(t)})
+	sources := config.NewSources(config.SourceOptions{Mappings: corpus.Mappings(t), AllowRead: corpus.AllowRead(t)})
 	for _, dir := range corpus.ModuleDirs(t) {
 		if dir.NotModule != "" || corpus.Templates[dir.Rel] != "" {
 			continue

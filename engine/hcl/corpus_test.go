@@ -32,7 +32,7 @@ type corpusModule struct {
 // from it (corpus.Mappings).
 func plannableCorpus(tb testing.TB) (mods []corpusModule, skipped map[string]int) {
 	skipped = map[string]int{}
-	sources := config.NewSources(config.SourceOptions{Mappings: corpus.Mappings(tb)})
+	sources := config.NewSources(config.SourceOptions{Mappings: corpus.Mappings(tb), AllowRead: corpus.AllowRead(tb)})
 	for _, dir := range corpus.ModuleDirs(tb) {
 		if dir.NotModule != "" || corpus.Templates[dir.Rel] != "" {
 			skipped["not a module"]++

@@ -71,7 +71,7 @@ type convertRun struct {
 // run converts the module directory or the tree of modules that arg
 // names.
 func (r *convertRun) run(arg string) error {
-	sources, err := r.modules.sources()
+	sources, err := r.modules.sources(arg)
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
@@ -130,6 +130,9 @@ func (r *convertRun) single(dir string) error {
 	res := mr.Result
 	writeDiagnostics(r.stderr, res.Diagnostics)
 	notConverted := plural(len(res.Reasons), "construct") + " not converted"
+	if len(res.Reasons) == 0 {
+		notConverted = "the module tree has errors (above)"
+	}
 	if !res.Complete() && !r.allowPartial {
 		return &exitError{code: ExitFindings, err: fmt.Errorf("%s; nothing written (--allow-partial writes the module with placeholders)", notConverted)}
 	}

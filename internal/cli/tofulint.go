@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/internal/source"
 	"github.com/tofucue/tofucue/lint"
 	"github.com/tofucue/tofucue/report"
@@ -111,7 +112,11 @@ otherwise.
 			if _, err := over.Select(); err != nil {
 				return err
 			}
-			if over.Sources, err = modules.sources(); err != nil {
+			named := args
+			if chdir != "" {
+				named = inDir(chdir, args)
+			}
+			if over.Sources, err = modules.sources(named...); err != nil {
 				return &exitError{code: ExitError, err: err}
 			}
 			if chdir != "" {
@@ -206,7 +211,7 @@ func (r *lintRun) run() (*report.Report, error) {
 		_ = report.WriteDiagnostics(r.stderr, sourcesOf(diags), diags)
 	}
 	rep.Version = Version()
-	root, err := lint.RepositoryRoot(".")
+	root, err := config.RepositoryRoot(".")
 	if err != nil {
 		return nil, &exitError{code: ExitError, err: err}
 	}

@@ -47,3 +47,13 @@ func Mappings(tb testing.TB) map[string]string {
 	}
 	return out
 }
+
+// AllowRead is what a user who keeps the corpus's repositories side by
+// side passes as --allow-read (config.SourceOptions.AllowRead): the corpus
+// directory. Its repositories have no .git, so without it an example's
+// call of its repository's module (source = "../../") leaves the
+// example's directory, the only tree read otherwise.
+func AllowRead(tb testing.TB) []string {
+	tb.Helper()
+	return []string{Shared(tb, "corpus")}
+}
