@@ -464,15 +464,15 @@ func (s *Sources) Readable(rootDir, dir string) (string, bool) {
 		roots = append(roots, s.opts.AllowRead...)
 	}
 	for _, r := range roots {
-		if within(d, resolved(r)) {
+		if Within(d, resolved(r)) {
 			return repo, true
 		}
 	}
 	return repo, false
 }
 
-// within reports whether path is dir or lies below it.
-func within(path, dir string) bool {
+// Within reports whether path is dir or lies below it, lexically.
+func Within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && filepath.IsLocal(rel)
 }

@@ -157,11 +157,7 @@ func (s *server) handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 	}
 	switch req.Method {
 	case "initialize":
-		var p protocol.InitializeParams
-		if err := unmarshal(params, &p); err != nil {
-			return nil, err
-		}
-		return s.initialize(&p), nil
+		return decode(params, func(p *protocol.InitializeParams) (any, error) { return s.initialize(p), nil })
 	case "initialized":
 		s.registerWatchers(conn)
 		return nil, nil
@@ -171,47 +167,25 @@ func (s *server) handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 		s.mu.Unlock()
 		return nil, nil
 	case "textDocument/didOpen":
-		var p protocol.DidOpenTextDocumentParams
-		if err := unmarshal(params, &p); err != nil {
-			return nil, err
-		}
-		s.didOpen(&p)
-		return nil, nil
+		return decode(params, func(p *protocol.DidOpenTextDocumentParams) (any, error) { s.didOpen(p); return nil, nil })
 	case "textDocument/didChange":
-		var p protocol.DidChangeTextDocumentParams
-		if err := unmarshal(params, &p); err != nil {
-			return nil, err
-		}
-		return nil, s.didChange(&p)
+		return decode(params, func(p *protocol.DidChangeTextDocumentParams) (any, error) { return nil, s.didChange(p) })
 	case "textDocument/didSave":
-		var p protocol.DidSaveTextDocumentParams
-		if err := unmarshal(params, &p); err != nil {
-			return nil, err
-		}
-		if path, ok := pathOf(p.TextDocument.URI); ok {
-			s.changed(path)
-		}
-		return nil, nil
+		return decode(params, func(p *protocol.DidSaveTextDocumentParams) (any, error) {
+			if path, ok := pathOf(p.TextDocument.URI); ok {
+				s.changed(path)
+			}
+			return nil, nil
+		})
 	case "textDocument/didClose":
-		var p protocol.DidCloseTextDocumentParams
-		if err := unmarshal(params, &p); err != nil {
-			return nil, err
-		}
-		s.didClose(&p)
-		return nil, nil
+		return decode(params, func(p *protocol.DidCloseTextDocumentParams) (any, error) { s.didClose(p); return nil, nil })
 	case "workspace/didChangeWatchedFiles":
-		var p protocol.DidChangeWatchedFilesParams
-		if err := unmarshal(params, &p); err != nil {
-			return nil, err
-		}
-		s.didChangeWatchedFiles(&p)
-		return nil, nil
+		return decode(params, func(p *protocol.DidChangeWatchedFilesParams) (any, error) {
+			s.didChangeWatchedFiles(p)
+			return nil, nil
+		})
 	case "textDocument/codeAction":
-		var p protocol.CodeActionParams
-		if err := unmarshal(params, &p); err != nil {
-			return nil, err
-		}
-		return s.codeAction(&p), nil
+		return decode(params, func(p *protocol.CodeActionParams) (any, error) { return s.codeAction(p), nil })
 	}
 	if req.Notif {
 		return nil, nil // $/cancelRequest, $/setTrace, ...: nothing to do
@@ -219,11 +193,14 @@ func (s *server) handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported: " + req.Method}
 }
 
-func unmarshal(params json.RawMessage, v any) error {
-	if err := json.Unmarshal(params, v); err != nil {
-		return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: err.Error()}
+// decode reads a message's parameters as P and handles them with f; bad
+// parameters are the protocol's InvalidParams error.
+func decode[P any](params json.RawMessage, f func(*P) (any, error)) (any, error) {
+	var p P
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: err.Error()}
 	}
-	return nil
+	return f(&p)
 }
 
 func (s *server) initialize(p *protocol.InitializeParams) *protocol.InitializeResult {
@@ -361,7 +338,7 @@ func (s *server) didChangeWatchedFiles(p *protocol.DidChangeWatchedFilesParams) 
 		case base == rules.ConfigFileName || base == rules.TFLintConfigFileName:
 			// A configuration file applies to every module below it.
 			for dir := range s.modules {
-				if within(dir, filepath.Dir(path)) {
+				if config.Within(dir, filepath.Dir(path)) {
 					s.schedule(dir)
 				}
 			}
@@ -371,12 +348,6 @@ func (s *server) didChangeWatchedFiles(p *protocol.DidChangeWatchedFilesParams) 
 			}
 		}
 	}
-}
-
-// within reports whether dir is root or below it.
-func within(dir, root string) bool {
-	rel, err := filepath.Rel(root, dir)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // hasOpen reports whether a document of the module in dir is open.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"io"
 
@@ -14,12 +13,9 @@ import (
 // serveLanguage runs the language server on the command's input and
 // output until the editor sends exit (or closes them, or a signal comes).
 func serveLanguage(cmd *cobra.Command, opts lint.Options) error {
-	ctx := cmd.Context() // ends at SIGINT or SIGTERM (see execute)
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	rwc := stdio{Reader: cmd.InOrStdin(), Writer: cmd.OutOrStdout()}
-	err := langserver.Serve(ctx, rwc, langserver.Options{Lint: opts, Version: Version()})
+	// The command's context ends at SIGINT or SIGTERM (see execute).
+	err := langserver.Serve(cmd.Context(), rwc, langserver.Options{Lint: opts, Version: Version()})
 	if errors.Is(err, langserver.ErrNoShutdown) {
 		return &exitError{code: ExitFindings, err: err}
 	}
