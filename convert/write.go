@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -35,19 +36,35 @@ func (r *Result) OutputFiles() (map[string][]byte, error) {
 	}
 	out["cue.mod/module.cue"] = []byte(fmt.Sprintf("%s\nmodule: %q\nlanguage: version: %q\n", Marker, r.ModulePath+"@v0", cueLanguageVersion))
 	if r.Library {
-		entries, err := fs.ReadDir(lib.Files, ".")
+		files, err := lib.Select(r.libraryUses())
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range entries {
-			b, err := fs.ReadFile(lib.Files, e.Name())
-			if err != nil {
-				return nil, err
-			}
-			out["tofu/"+e.Name()] = b
+		for name, b := range files {
+			out[libImport+"/"+name] = b
 		}
 	}
 	return out, nil
+}
+
+// libUse is a use of a definition of the tofu library in converted CUE.
+var libUse = regexp.MustCompile(`\b` + libImport + `\.(#[A-Za-z_][A-Za-z0-9_]*)`)
+
+// libraryUses names the library's definitions that r's files use, in
+// the order of their first use. It reads the text: a use in a comment or
+// a string keeps a definition that is not needed, and none is missed.
+func (r *Result) libraryUses() []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, f := range r.Files {
+		for _, m := range libUse.FindAllSubmatch(f.Source, -1) {
+			if n := string(m[1]); !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	return names
 }
 
 // ManifestName is the file, in the output's cue.mod, that lists the files
