@@ -126,27 +126,33 @@ func Dir(dir string, opts Options) *ModuleResult {
 
 // checkLoads loads r as CUE and returns what is wrong with it other than
 // the placeholders of the constructs not converted, whatever the inputs
-// and the provider's values (see loadOpen).
+// and the provider's values (see openValues).
 //
 // The templates of the modules r calls are compiled with it, so that
-// their references are checked, but not evaluated (see openTemplates):
+// their references are checked, but not evaluated (see openTemplate):
 // their errors at their variables' defaults are not the conversion's (see
 // templateErrors), and evaluating every call instance costs as much as
 // planning the tree, and more than linear time in a chain of calls that
 // each pass the previous one's outputs on (cloudposse's null-label
 // pattern). The planner evaluates the instances.
 func checkLoads(r *Result) error {
-	r, err := r.openTemplates()
-	if err != nil {
-		return fmt.Errorf("building the converted module: %w", err)
+	// Each load parses the files again: cue/load takes the syntax trees
+	// as its own.
+	load := func(openDefaults bool) (cue.Value, error) {
+		syntax, err := r.checkSyntax(openDefaults)
+		if err != nil {
+			return cue.Value{}, fmt.Errorf("building the converted module: %w", err)
+		}
+		return r.load(nil, nil, syntax, true)
 	}
 	// An error at the defaults may be one of those defaults: the module
-	// is evaluated with them left open first (see loadOpen), and at them
-	// only where that fails, so that a module that fails at its defaults
-	// and not open, as fabric's modules/project, is evaluated once.
-	v, err := r.loadOpen()
+	// is evaluated with them left open first (see openValues), and at
+	// them only where that fails, so that a module that fails at its
+	// defaults and not open, as fabric's modules/project, is evaluated
+	// once.
+	v, err := load(true)
 	if err != nil {
-		if dv, derr := r.Load(nil); derr == nil || !v.Exists() {
+		if dv, derr := load(false); derr == nil || !v.Exists() {
 			v, err = dv, derr
 		}
 	}
@@ -158,7 +164,7 @@ func checkLoads(r *Result) error {
 		return err
 	}
 	for _, e := range cueerrors.Errors(v.Validate(cue.All())) {
-		if !r.fromPlaceholder(e) && !r.templateErrors(v, e) {
+		if !r.fromPlaceholder(e) && !r.templateErrors(v, e, true) {
 			return fmt.Errorf("building the converted module: %s", cueerrors.Details(e, nil))
 		}
 	}

@@ -47,10 +47,6 @@ type Result struct {
 	// Reasons are the summaries of the constructs not converted, one per
 	// occurrence, for summaries across modules.
 	Reasons []string
-
-	// templatesOpen is set on the copy that checkLoads evaluates, with the
-	// templates compiled and not evaluated (see openTemplates).
-	templatesOpen bool
 }
 
 // File is one converted file.

@@ -3,7 +3,6 @@ package convert
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing/fstest"
 
@@ -12,7 +11,6 @@ import (
 	"cuelang.org/go/cue/ast/astutil"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/errors"
-	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/load"
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
@@ -31,6 +29,14 @@ func (r *Result) Load(ctx *cue.Context) (cue.Value, error) {
 // package, such as one that sets inputs: extra maps file names to CUE
 // source.
 func (r *Result) LoadWith(ctx *cue.Context, extra map[string][]byte) (v cue.Value, err error) {
+	return r.load(ctx, extra, nil, false)
+}
+
+// load is LoadWith with syntax trees that stand for the files of the same
+// names instead of their source, as cue/load would have parsed it:
+// checkLoads passes the files with their templates and defaults left
+// open. templatesOpen says that the templates are (see templateErrors).
+func (r *Result) load(ctx *cue.Context, extra map[string][]byte, syntax map[string]*ast.File, templatesOpen bool) (v cue.Value, err error) {
 	defer func() {
 		// The CUE evaluator can panic (v0.17.1 does in its cycle
 		// detection on some module trees): an error, not a crash.
@@ -53,7 +59,16 @@ func (r *Result) LoadWith(ctx *cue.Context, extra map[string][]byte) (v cue.Valu
 		// An empty module is an empty package.
 		fsys["empty.cue"] = &fstest.MapFile{Data: []byte("package " + r.Package + "\n")}
 	}
-	insts := load.Instances([]string{"."}, &load.Config{FS: fsys, Dir: "/"})
+	cfg := &load.Config{FS: fsys, Dir: "/"}
+	if syntax != nil {
+		cfg.ParseFile = func(name string, src any, pc parser.Config) (*ast.File, error) {
+			if f, ok := syntax[strings.TrimPrefix(name, "/")]; ok {
+				return f, nil
+			}
+			return parser.ParseFile(name, src, pc)
+		}
+	}
+	insts := load.Instances([]string{"."}, cfg)
 	if len(insts) != 1 {
 		return cue.Value{}, fmt.Errorf("loading the converted module gave %d instances", len(insts))
 	}
@@ -64,14 +79,39 @@ func (r *Result) LoadWith(ctx *cue.Context, extra map[string][]byte) (v cue.Valu
 		ctx = cuecontext.New()
 	}
 	v = ctx.BuildInstance(insts[0])
-	if err := v.Err(); err != nil && !r.templateErrors(v, err) {
+	if err := v.Err(); err != nil && !r.templateErrors(v, err, templatesOpen) {
 		return v, fmt.Errorf("building the converted module: %s", errors.Details(err, nil))
 	}
 	return v, nil
 }
 
-// openTemplates is r with the templates of the modules it calls compiled
-// but never evaluated, and left open in their place: each template file's
+// checkSyntax is r's files as checkLoads loads them: parsed, the templates
+// of the modules r calls open (see openTemplate) and, with openDefaults,
+// the defaults open too (see loadOpen). Positions stay those of r's
+// files.
+func (r *Result) checkSyntax(openDefaults bool) (map[string]*ast.File, error) {
+	syntax := map[string]*ast.File{}
+	for _, f := range r.Files {
+		if !f.Template && !openDefaults {
+			continue
+		}
+		file, err := parser.ParseFile("/"+f.Name, f.Source)
+		if err != nil {
+			return nil, err
+		}
+		if f.Template {
+			openTemplate(file)
+		}
+		if openDefaults {
+			openValues(file)
+		}
+		syntax[f.Name] = file
+	}
+	return syntax, nil
+}
+
+// openTemplate leaves open, in a template file, the template of the
+// module it holds: compiled but never evaluated. Its
 //
 //	_module: "modules/net": {...} @source("modules/net")
 //
@@ -86,54 +126,32 @@ func (r *Result) LoadWith(ctx *cue.Context, extra map[string][]byte) (v cue.Valu
 // body of a comprehension, so that its references are checked, and
 // evaluates it only when its conditions hold. Each call instance then
 // evaluates its arguments, converted to the variables' types, and none of
-// the module's declarations, and its outputs are open. r itself when it
-// calls no module.
-func (r *Result) openTemplates() (*Result, error) {
-	if !slices.ContainsFunc(r.Files, func(f File) bool { return f.Template }) {
-		return r, nil
-	}
-	open := *r
-	open.templatesOpen = true
-	open.Files = slices.Clone(r.Files)
-	for i, f := range open.Files {
-		if !f.Template {
+// the module's declarations, and its outputs are open.
+func openTemplate(file *ast.File) {
+	var decls []ast.Decl
+	for _, d := range file.Decls {
+		decls = append(decls, d)
+		tmpl, ok := d.(*ast.Field)
+		if !ok || identName(tmpl.Label) != templateRoot {
 			continue
 		}
-		file, err := parser.ParseFile(f.Name, f.Source)
-		if err != nil {
-			return nil, err
+		s, ok := tmpl.Value.(*ast.StructLit)
+		if !ok {
+			continue
 		}
-		var decls []ast.Decl
-		for _, d := range file.Decls {
-			decls = append(decls, d)
-			tmpl, ok := d.(*ast.Field)
-			if !ok || identName(tmpl.Label) != templateRoot {
-				continue
+		stubs := &ast.StructLit{}
+		for _, e := range s.Elts {
+			if t, ok := e.(*ast.Field); ok {
+				stubs.Elts = append(stubs.Elts, &ast.Field{Label: t.Label, Value: &ast.StructLit{Elts: []ast.Decl{&ast.Ellipsis{}}}, Attrs: t.Attrs})
 			}
-			s, ok := tmpl.Value.(*ast.StructLit)
-			if !ok {
-				continue
-			}
-			stubs := &ast.StructLit{}
-			for _, e := range s.Elts {
-				if t, ok := e.(*ast.Field); ok {
-					stubs.Elts = append(stubs.Elts, &ast.Field{Label: t.Label, Value: &ast.StructLit{Elts: []ast.Decl{&ast.Ellipsis{}}}, Attrs: t.Attrs})
-				}
-			}
-			decls[len(decls)-1] = &ast.Field{Label: tmpl.Label, Value: stubs}
-			decls = append(decls, &ast.Comprehension{
-				Clauses: []ast.Clause{&ast.IfClause{Condition: ast.NewBool(false)}},
-				Value:   &ast.StructLit{Elts: []ast.Decl{tmpl}},
-			})
 		}
-		file.Decls = decls
-		b, err := format.Node(file)
-		if err != nil {
-			return nil, err
-		}
-		open.Files[i].Source = b
+		decls[len(decls)-1] = &ast.Field{Label: tmpl.Label, Value: stubs}
+		decls = append(decls, &ast.Comprehension{
+			Clauses: []ast.Clause{&ast.IfClause{Condition: ast.NewBool(false)}},
+			Value:   &ast.StructLit{Elts: []ast.Decl{tmpl}},
+		})
 	}
-	return &open, nil
+	file.Decls = decls
 }
 
 // templateErrors reports whether every error of err is in the template of
@@ -142,10 +160,10 @@ func (r *Result) openTemplates() (*Result, error) {
 // template's file. A template is evaluated with its variables' defaults,
 // which no instance has to share; its instances have their own errors.
 //
-// In a module whose templates are open (see openTemplates), no template is
+// In a module whose templates are open (see openTemplate), no template is
 // evaluated, and an error in one is the conversion's: it is not compiled.
-func (r *Result) templateErrors(v cue.Value, err error) bool {
-	if r.templatesOpen {
+func (r *Result) templateErrors(v cue.Value, err error, templatesOpen bool) bool {
+	if templatesOpen {
 		return false
 	}
 	templates := map[string]bool{}
@@ -175,7 +193,7 @@ func (r *Result) templateErrors(v cue.Value, err error) bool {
 	return true
 }
 
-// loadOpen loads r with the values a plan decides left open: the
+// openValues leaves open, in file, the values a plan decides: the
 // defaults of the input variables, and the nulls by default of resource
 // arguments (*null | _, see nullByDefault), which the provider decides
 // where the attribute is computed. An error at the defaults is not
@@ -186,33 +204,20 @@ func (r *Result) templateErrors(v cue.Value, err error) bool {
 // OpenTofu too, but only when the module is planned with it. With these
 // values open, such an error is a value not known yet, and what is
 // still an error fails for every input.
-func (r *Result) loadOpen() (cue.Value, error) {
-	open := map[string][]byte{}
-	for _, f := range r.Files {
-		file, err := parser.ParseFile(f.Name, f.Source, parser.ParseComments)
-		if err != nil {
-			return cue.Value{}, err
-		}
-		astutil.Apply(file, func(c astutil.Cursor) bool {
-			switch n := c.Node().(type) {
-			case *ast.Field:
-				if isInput(n) {
-					n.Value = noDefaults(n.Value)
-				}
-			case *ast.BinaryExpr:
-				if d, ok := n.X.(*ast.UnaryExpr); ok && n.Op == token.OR && d.Op == token.MUL && isNullLit(d.X) && isTop(n.Y) {
-					n.X = d.X
-				}
+func openValues(file *ast.File) {
+	astutil.Apply(file, func(c astutil.Cursor) bool {
+		switch n := c.Node().(type) {
+		case *ast.Field:
+			if isInput(n) {
+				n.Value = noDefaults(n.Value)
 			}
-			return true
-		}, nil)
-		b, err := format.Node(file)
-		if err != nil {
-			return cue.Value{}, err
+		case *ast.BinaryExpr:
+			if d, ok := n.X.(*ast.UnaryExpr); ok && n.Op == token.OR && d.Op == token.MUL && isNullLit(d.X) && isTop(n.Y) {
+				n.X = d.X
+			}
 		}
-		open[f.Name] = b
-	}
-	return r.LoadWith(nil, open)
+		return true
+	}, nil)
 }
 
 // isInput tells whether f is an @input field.

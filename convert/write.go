@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +10,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -47,24 +47,34 @@ func (r *Result) OutputFiles() (map[string][]byte, error) {
 	return out, nil
 }
 
-// libUse is a use of a definition of the tofu library in converted CUE.
-var libUse = regexp.MustCompile(`\b` + libImport + `\.(#[A-Za-z_][A-Za-z0-9_]*)`)
-
 // libraryUses names the library's definitions that r's files use, in
-// the order of their first use. It reads the text: a use in a comment or
-// a string keeps a definition that is not needed, and none is missed.
+// the order of their first use. It reads the text for "tofu.#NAME" after
+// a character that cannot end an identifier: a use in a comment or a
+// string keeps a definition that is not needed, and none is missed.
 func (r *Result) libraryUses() []string {
+	sel := []byte(libImport + ".#")
 	seen := map[string]bool{}
 	var names []string
 	for _, f := range r.Files {
-		for _, m := range libUse.FindAllSubmatch(f.Source, -1) {
-			if n := string(m[1]); !seen[n] {
-				seen[n] = true
-				names = append(names, n)
+		src := f.Source
+		for i := bytes.Index(src, sel); i >= 0; i = bytes.Index(src, sel) {
+			before := i > 0 && isIdentByte(src[i-1])
+			src = src[i+len(sel):]
+			n := 0
+			for n < len(src) && isIdentByte(src[n]) {
+				n++
+			}
+			if name := "#" + string(src[:n]); !before && n > 0 && !seen[name] {
+				seen[name] = true
+				names = append(names, name)
 			}
 		}
 	}
 	return names
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b == '#' || b == '$' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
 // ManifestName is the file, in the output's cue.mod, that lists the files

@@ -168,3 +168,15 @@ func TestWriteOverOutputWithoutManifest(t *testing.T) {
 		t.Errorf("files = %v, want %v", names, want)
 	}
 }
+
+func TestLibraryUses(t *testing.T) {
+	r := &Result{Files: []File{
+		{Name: "a.cue", Source: []byte("x: (tofu.#cidrsubnet & {#args: [a]}).out\ny: (tofu.#toset & {#args: [tofu.#x_1]}).out\n")},
+		{Name: "b.cue", Source: []byte("z: mytofu.#no\nw: tofu.#cidrsubnet\nv: tofu.\nu: tofu.#")},
+	}}
+	got := r.libraryUses()
+	want := []string{"#cidrsubnet", "#toset", "#x_1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("libraryUses = %v, want %v", got, want)
+	}
+}
