@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -67,6 +68,11 @@ type SourceOptions struct {
 	// root module's repository (--allow-read). Nothing else outside it is
 	// read: a local source that leaves it is an error (see Readable).
 	AllowRead []string
+	// ShareModules loads each directory once for every tree found through
+	// these sources (see Sources.Load): a batch of roots that call the
+	// same modules, as the examples of one repository do, reads each
+	// once. The trees then share the modules, which no one may change.
+	ShareModules bool
 }
 
 // CallModuleType is SourceOptions.Calls.
@@ -124,11 +130,54 @@ type Sources struct {
 	opts      SourceOptions
 	mu        sync.Mutex
 	manifests map[string]*manifest
+	// modules are the modules loaded, by clean directory, when
+	// opts.ShareModules is set.
+	modules map[string]*sharedModule
+}
+
+// sharedModule is a module loaded once for the trees that share it.
+type sharedModule struct {
+	once  sync.Once
+	m     *Module
+	diags hcl.Diagnostics
 }
 
 // NewSources returns a Sources with the options given.
 func NewSources(opts SourceOptions) *Sources {
-	return &Sources{opts: opts, manifests: map[string]*manifest{}}
+	return &Sources{opts: opts, manifests: map[string]*manifest{}, modules: map[string]*sharedModule{}}
+}
+
+// Sharing returns sources with the options of s and ShareModules set: s
+// itself when it shares, and new sources otherwise (nil: the default
+// options).
+func (s *Sources) Sharing() *Sources {
+	if s != nil && s.opts.ShareModules {
+		return s
+	}
+	var opts SourceOptions
+	if s != nil {
+		opts = s.opts
+	}
+	opts.ShareModules = true
+	return NewSources(opts)
+}
+
+// Load reads the module in dir as Load does; with ShareModules, once for
+// all callers, who get the same Module and must not change it.
+func (s *Sources) Load(dir string) (*Module, hcl.Diagnostics) {
+	if s == nil || !s.opts.ShareModules {
+		return Load(dir)
+	}
+	dir = filepath.Clean(dir)
+	s.mu.Lock()
+	sm := s.modules[dir]
+	if sm == nil {
+		sm = &sharedModule{}
+		s.modules[dir] = sm
+	}
+	s.mu.Unlock()
+	sm.once.Do(func() { sm.m, sm.diags = Load(dir) })
+	return sm.m, slices.Clone(sm.diags)
 }
 
 // Find finds the module of call mc, made in the module in parentDir whose

@@ -111,7 +111,7 @@ func (t *Tree) load(rootDir, dir, key string, from *hcl.Range) *Module {
 		}
 		return m
 	}
-	m, diags := Load(dir)
+	m, diags := t.sources.Load(dir)
 	diags = onlyErrors(diags)
 	if m == nil && len(diags) == 0 {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to load module", Detail: fmt.Sprintf("No module could be read from %s.", dir), Subject: from})

@@ -14,8 +14,6 @@ import (
 	cueerrors "cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
-
-	"github.com/tofucue/tofucue/config"
 )
 
 // placeholderPrefix begins the message of every placeholder that stands
@@ -114,7 +112,7 @@ func firstError(diags hcl.Diagnostics) string {
 // anything else sets Err.
 func Dir(dir string, opts Options) *ModuleResult {
 	mr := &ModuleResult{Dir: dir}
-	m, diags := config.Load(dir)
+	m, diags := opts.Sources.Load(dir)
 	mr.LoadDiagnostics = diags
 	if m == nil || diags.HasErrors() {
 		return mr
@@ -261,6 +259,12 @@ func Batch(dirs []string, opts BatchOptions, progress func(done, total int)) *Su
 	}
 	if total == 0 {
 		return s
+	}
+	// The roots of a batch often call the same modules (a repository's
+	// examples call its root): each is read, and converted, once.
+	opts.Options.Sources = opts.Options.Sources.Sharing()
+	if opts.Options.templates == nil {
+		opts.Options.templates = newTemplateCache()
 	}
 	jobs := opts.Jobs
 	if jobs <= 0 {

@@ -28,6 +28,9 @@ type Options struct {
 	// Sources find the modules of calls that are not local (Module); nil
 	// finds those tofu init installed.
 	Sources *config.Sources
+
+	// templates are the templates converted in a batch (see templates.go).
+	templates *templateCache
 }
 
 // Result is a converted module.
@@ -70,6 +73,9 @@ type converter struct {
 	// module's directory relative to the root's, "" for the root.
 	fam   *family
 	child string
+	// resolved are the calls the family resolved before converting the
+	// module (see resolveCalls), which childTemplate gives again.
+	resolved map[*config.ModuleCall]*resolvedCall
 
 	diags   hcl.Diagnostics
 	reasons []string
@@ -132,7 +138,7 @@ func Tree(tree *config.Tree, opts Options) *Result {
 		opts.Package = PackageName(m.Dir)
 	}
 	if opts.ModulePath == "" {
-		opts.ModulePath = "tofucue.local/" + opts.Package
+		opts.ModulePath = defaultModulePath(opts.Package)
 	}
 	fam := newFamily(tree, opts)
 	c := newConverter(m, opts, fam, "")
@@ -162,6 +168,12 @@ func Tree(tree *config.Tree, opts Options) *Result {
 	res.Diagnostics = slices.Concat(c.diags, fam.diags)
 	res.Reasons = slices.Concat(c.reasons, fam.reasons)
 	return res
+}
+
+// defaultModulePath is the module path of a conversion into package pkg
+// that names none.
+func defaultModulePath(pkg string) string {
+	return "tofucue.local/" + pkg
 }
 
 // newConverter makes the converter of one module: the root (child "") or

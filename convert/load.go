@@ -205,11 +205,14 @@ func (r *Result) templateErrors(v cue.Value, err error, templatesOpen bool) bool
 // values open, such an error is a value not known yet, and what is
 // still an error fails for every input.
 func openValues(file *ast.File) {
-	astutil.Apply(file, func(c astutil.Cursor) bool {
-		switch n := c.Node().(type) {
+	// ast.Walk, not astutil.Apply: this runs over every file that
+	// convert checks, and Apply costs several times as much.
+	ast.Walk(file, func(n ast.Node) bool {
+		switch n := n.(type) {
 		case *ast.Field:
 			if isInput(n) {
 				n.Value = noDefaults(n.Value)
+				return false
 			}
 		case *ast.BinaryExpr:
 			if d, ok := n.X.(*ast.UnaryExpr); ok && n.Op == token.OR && d.Op == token.MUL && isNullLit(d.X) && isTop(n.Y) {

@@ -134,6 +134,15 @@ func (c *converter) childKey(mc *config.ModuleCall) (key string, child *config.T
 // before, and returns what the call needs of it; nil, with a warning,
 // when it cannot be converted.
 func (c *converter) childTemplate(mc *config.ModuleCall) *childModule {
+	if r := c.resolved[mc]; r != nil {
+		c.diags = append(c.diags, r.diags...)
+		return r.found
+	}
+	return c.findChild(mc)
+}
+
+// findChild is childTemplate for a call not resolved before.
+func (c *converter) findChild(mc *config.ModuleCall) *childModule {
 	rng := mc.DeclRange()
 	if mc.Source != nil {
 		rng = mc.Source.Range()
@@ -180,9 +189,38 @@ func (c *converter) childTemplate(mc *config.ModuleCall) *childModule {
 	return cm
 }
 
-// convert converts a called module into one template file.
+// convert converts a called module into one template file, or in a
+// batch takes the one converted before for the same calls (see
+// templates.go).
 func (f *family) convert(m *config.Module, key string) *childModule {
+	var t *template
+	if f.opts.templates == nil {
+		t = f.convertTemplate(m, key, nil)
+	} else {
+		calls := f.resolveCalls(m, key)
+		tk := f.templateKeyOf(m, key)
+		if t = f.cached(tk, calls); t == nil {
+			t = f.convertTemplate(m, key, calls)
+			f.store(tk, t)
+		}
+	}
+	f.files = append(f.files, File{Name: cueFileName(t.name, f.names), Source: t.source, Template: true})
+	f.libUsed = f.libUsed || t.libUsed
+	f.diags = append(f.diags, t.diags...)
+	f.reasons = append(f.reasons, t.reasons...)
+	return &childModule{variables: m.Variables, outputs: len(m.Outputs) > 0}
+}
+
+// convertTemplate converts a called module into its template, with its
+// calls resolved before (see resolveCalls), or not.
+func (f *family) convertTemplate(m *config.Module, key string, calls []resolvedCall) *template {
 	c := newConverter(m, f.opts, f, key)
+	if calls != nil {
+		c.resolved = map[*config.ModuleCall]*resolvedCall{}
+		for i := range calls {
+			c.resolved[calls[i].mc] = &calls[i]
+		}
+	}
 	c.imports = map[string]bool{}
 	var decls []ast.Decl
 	for _, path := range m.PrimaryPaths {
@@ -208,11 +246,14 @@ func (f *family) convert(m *config.Module, key string) *childModule {
 	tmpl.Attrs = []*ast.Attribute{attr("source", attrString(key))}
 	docComment(tmpl, []string{"The module in " + key + ", instantiated by the module calls that use it."})
 	src := c.format([]ast.Decl{field(ident(templateRoot), &ast.StructLit{Elts: []ast.Decl{tmpl}})})
-	f.files = append(f.files, File{Name: cueFileName("module_"+strings.NewReplacer("/", "_", ".", "_").Replace(key)+".tf", f.names), Source: src, Template: true})
-	f.libUsed = f.libUsed || c.libUsed
-	f.diags = append(f.diags, c.diags...)
-	f.reasons = append(f.reasons, c.reasons...)
-	return &childModule{variables: m.Variables, outputs: len(m.Outputs) > 0}
+	return &template{
+		name:    "module_" + strings.NewReplacer("/", "_", ".", "_").Replace(key) + ".tf",
+		source:  src,
+		libUsed: c.libUsed,
+		diags:   c.diags,
+		reasons: c.reasons,
+		calls:   calls,
+	}
 }
 
 // defaultArguments gives each variable the call leaves out its default,
