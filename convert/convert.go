@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"path/filepath"
@@ -50,6 +51,9 @@ type Result struct {
 	// Reasons are the summaries of the constructs not converted, one per
 	// occurrence, for summaries across modules.
 	Reasons []string
+	// HCLLines is the number of lines of the module's own files that were
+	// converted (not those of the modules it calls).
+	HCLLines int
 }
 
 // File is one converted file.
@@ -153,6 +157,7 @@ func Tree(tree *config.Tree, opts Options) *Result {
 		if f == nil {
 			continue
 		}
+		res.HCLLines += countLines(f.Bytes)
 		c.imports = map[string]bool{}
 		decls := c.fileDecls(path, f)
 		res.Files = append(res.Files, File{Name: fileNames[path], Source: c.format(mergeDecls(decls))})
@@ -168,6 +173,29 @@ func Tree(tree *config.Tree, opts Options) *Result {
 	res.Diagnostics = slices.Concat(c.diags, fam.diags)
 	res.Reasons = slices.Concat(c.reasons, fam.reasons)
 	return res
+}
+
+// CUELines is the number of lines of the CUE files converted from the
+// module's own files (not the templates of the modules it calls, nor the
+// library): what HCLLines became.
+func (r *Result) CUELines() int {
+	n := 0
+	for _, f := range r.Files {
+		if !f.Template {
+			n += countLines(f.Source)
+		}
+	}
+	return n
+}
+
+// countLines is the number of lines of src, the last one counted whether
+// or not a newline ends it.
+func countLines(src []byte) int {
+	n := bytes.Count(src, []byte("\n"))
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
 }
 
 // defaultModulePath is the module path of a conversion into package pkg

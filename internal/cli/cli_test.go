@@ -199,7 +199,7 @@ func TestHcl2cue(t *testing.T) {
 	}
 	tests := []cliCase{
 		{name: "convert a module that fails of its own", args: []string{"convert", broken}, code: ExitError, stderr: []string{"Error: Invalid index", "on " + filepath.Join(broken, "main.tf") + " line 6:", broken + ": the module does not plan at the defaults of its variables (above)"}},
-		{name: "convert a batch with a module that fails of its own", args: []string{"convert", filepath.Join(dir, "...")}, code: ExitError, stdout: []string{"broken  failed  does not plan at its defaults: main.tf:6,22: Invalid index"}},
+		{name: "convert a batch with a module that fails of its own", args: []string{"convert", filepath.Join(dir, "...")}, code: ExitError, stdout: []string{"broken  failed  -    -    does not plan at its defaults: main.tf:6,22: Invalid index"}},
 		{name: "convert", args: []string{"convert", "-o", "out", dir}, code: ExitError, stderr: []string{"hcl2cue: " + dir + ": not a module directory"}},
 		{name: "plan cue without source", args: []string{"plan", "--lang", "cue", "--var", "a=b", dir}, code: ExitError, stderr: []string{"--source"}},
 		{name: "plan bad lang", args: []string{"plan", "--lang", "hlc", dir}, code: ExitError, stderr: []string{`--lang "hlc": must be hcl or cue`}},

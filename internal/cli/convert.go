@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,8 +10,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/hashicorp/hcl/v2"
@@ -19,6 +24,7 @@ import (
 	"github.com/tofucue/tofucue/convert"
 	hclengine "github.com/tofucue/tofucue/engine/hcl"
 	"github.com/tofucue/tofucue/engine/inputs"
+	"github.com/tofucue/tofucue/engine/verify"
 	"github.com/tofucue/tofucue/lint"
 	"github.com/tofucue/tofucue/report"
 )
@@ -41,15 +47,22 @@ error("hcl2cue: not converted: ...") for each construct not converted.
 DIR/... (or --recursive) converts every module directory at or below DIR,
 as tofulint finds them, --jobs at a time, each into OUT/PATH where PATH is
 its path below DIR, and prints a summary: how many modules were converted
-in full, in part and not at all, the most frequent reasons, and the
-modules not converted in full. Without -o nothing is written.
+in full, in part and not at all, the most frequent reasons, and a table
+of the modules: each one's status, the lines of its own HCL files and of
+the CUE files they became (HCL and CUE; not the modules it calls, nor the
+tofu library), and, where it was not converted in full, the first
+construct not converted and how many more there are. Without -o nothing
+is written. --verify then runs hcl2cue verify --synthesize on each module
+converted in full and adds its result to the table: equal, differs, or
+error (a side does not plan).
 
 Exit status: 0 when everything was converted, 1 when some constructs
 were not converted, 2 when a module does not load (its diagnostics are
 printed), when the converted module does not load as CUE (an internal
 error; or the module's own, when the module does not plan at the
 defaults of its variables either, and its errors are printed), and on a
-usage or I/O error.`
+usage or I/O error. With --verify, a module whose plans differ or do not
+plan makes the status at least 1.`
 
 // convertFlags are the flags of hcl2cue convert.
 type convertFlags struct {
@@ -57,6 +70,7 @@ type convertFlags struct {
 	allowPartial bool
 	recursive    bool
 	jobs         int
+	verify       bool
 	modules      moduleFlags
 }
 
@@ -78,6 +92,9 @@ func (r *convertRun) run(arg string) error {
 	r.sources = sources
 	if root, ok := cutPattern(arg); ok || r.recursive {
 		return r.batch(arg, root)
+	}
+	if r.verify {
+		return &exitError{code: ExitError, err: fmt.Errorf("--verify goes with DIR/... (or --recursive); for one module, run hcl2cue verify %s", arg)}
 	}
 	return r.single(arg)
 }
@@ -251,7 +268,14 @@ func (r *convertRun) batch(arg, root string) error {
 		}
 	}
 
-	if err := r.writeSummary(s, rels, written); err != nil {
+	var verified []string
+	if r.verify {
+		verified = r.verifyAll(s, dirs)
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	if err := r.writeSummary(s, rels, verified, written); err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
 	if len(writeErrs) > 0 {
@@ -263,17 +287,78 @@ func (r *convertRun) batch(arg, root string) error {
 	case convert.Partial:
 		return &exitError{code: ExitFindings}
 	}
+	for _, v := range verified {
+		if v != "" && v != verifyEqual {
+			return &exitError{code: ExitFindings}
+		}
+	}
 	return nil
+}
+
+// The results of --verify in the batch summary.
+const (
+	verifyEqual   = "equal"
+	verifyDiffers = "differs"
+	verifyError   = "error"
+)
+
+// verifyAll verifies each module of s converted in full, --jobs at a
+// time, as hcl2cue verify --synthesize does: its result by module, ""
+// for a module not verified.
+func (r *convertRun) verifyAll(s *convert.Summary, dirs []string) []string {
+	out := make([]string, len(dirs))
+	jobs := r.jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Go(func() {
+			for i := range next {
+				out[i] = r.verifyOne(dirs[i])
+			}
+		})
+	}
+	for i, m := range s.Modules {
+		if m.Status() != convert.Converted || r.ctx.Err() != nil {
+			continue
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// verifyOne verifies the module in dir: equal, differs or error.
+func (r *convertRun) verifyOne(dir string) string {
+	results, diags := verify.Run(dir, "", verify.Options{Context: r.ctx, Sources: r.sources, Inputs: inputs.Sources{Synthesize: true}})
+	if diags.HasErrors() || len(results) == 0 {
+		return verifyError
+	}
+	res := verifyEqual
+	for _, c := range results {
+		switch {
+		case c.Diagnostics.HasErrors():
+			return verifyError
+		case len(c.Differences) > 0:
+			res = verifyDiffers
+		}
+	}
+	return res
 }
 
 // topReasons is how many reasons the batch summary lists.
 const topReasons = 10
 
 // writeSummary prints the tables of a batch conversion: the modules by
-// status, the most frequent reasons for constructs not converted, and the
-// modules not converted in full with their first reason.
-func (r *convertRun) writeSummary(s *convert.Summary, rels []string, written int) error {
-	tw := tabwriter.NewWriter(r.stdout, 0, 0, 2, ' ', 0)
+// status, the most frequent reasons for constructs not converted, and
+// every module with its status, its lines of HCL and of CUE, its verify
+// result (verified, from --verify; nil without) and its first reason.
+func (r *convertRun) writeSummary(s *convert.Summary, rels, verified []string, written int) error {
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "STATUS\tMODULES")
 	for _, st := range []convert.Status{convert.Converted, convert.Partial, convert.Failed} {
 		fmt.Fprintf(tw, "%s\t%d\n", st, s.Count(st))
@@ -290,20 +375,35 @@ func (r *convertRun) writeSummary(s *convert.Summary, rels []string, written int
 		}
 	}
 
-	header := false
+	fmt.Fprint(tw, "\nMODULE\tSTATUS\tHCL\tCUE\t")
+	if verified != nil {
+		fmt.Fprint(tw, "VERIFY\t")
+	}
+	fmt.Fprintln(tw, "NOT CONVERTED")
 	for i, m := range s.Modules {
 		st := m.Status()
-		if st == convert.Converted {
-			continue
+		hclLines, cueLines := "-", "-"
+		if m.Result != nil && m.Err == nil {
+			hclLines, cueLines = strconv.Itoa(m.Result.HCLLines), strconv.Itoa(m.Result.CUELines())
 		}
-		if !header {
-			fmt.Fprintln(tw, "\nMODULE\tSTATUS\tFIRST REASON")
-			header = true
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t", filepath.ToSlash(rels[i]), st, hclLines, cueLines)
+		if verified != nil {
+			fmt.Fprintf(tw, "%s\t", cmp.Or(verified[i], "-"))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", filepath.ToSlash(rels[i]), st, m.FirstReason())
+		why := m.FirstReason()
+		if n := notConverted(m) - 1; n > 0 {
+			why += fmt.Sprintf(" (and %d more)", n)
+		}
+		fmt.Fprintln(tw, why)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	// A last column left empty leaves the padding of the one before.
+	for line := range strings.Lines(table.String()) {
+		if _, err := fmt.Fprintln(r.stdout, strings.TrimRight(line, " \n")); err != nil {
+			return err
+		}
 	}
 	if r.out == "" {
 		return nil
@@ -313,6 +413,20 @@ func (r *convertRun) writeSummary(s *convert.Summary, rels []string, written int
 		_, err = fmt.Fprintln(r.stdout, "(modules converted in part are written only with --allow-partial)")
 	}
 	return err
+}
+
+// notConverted is the number of constructs of m not converted.
+func notConverted(m *convert.ModuleResult) int {
+	if m.Result == nil || m.Err != nil {
+		return 0
+	}
+	n := 0
+	for _, d := range m.Result.Diagnostics {
+		if d.Severity == hcl.DiagError {
+			n++
+		}
+	}
+	return n
 }
 
 // progressWidth is the width of the progress bar between its brackets.

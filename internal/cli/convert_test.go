@@ -173,8 +173,10 @@ func TestConvertBatch(t *testing.T) {
 		"REASON                           CONSTRUCTS\n" +
 		"Provider function not converted  1\n" +
 		"\n" +
-		"MODULE   STATUS   FIRST REASON\n" +
-		"storage  partial  main.tf:2,11: Provider function not converted\n"
+		"MODULE   STATUS     HCL  CUE  NOT CONVERTED\n" +
+		"net      converted  7    9\n" +
+		"net/sub  converted  3    5\n" +
+		"storage  partial    3    5    main.tf:2,11: Provider function not converted\n"
 
 	t.Run("no output directory", func(t *testing.T) {
 		var first string
@@ -236,15 +238,27 @@ func TestConvertBatch(t *testing.T) {
 		code, stdout, stderr := run(t, hcl2cue, "convert", tree+"/...")
 		checkRun(t, code, stdout, stderr, ExitError, []string{
 			"converted  1\npartial    0\nfailed     1\ntotal      2\n",
-			"b       failed  main.tf:3,1: Unsupported block type\n",
+			"b       failed     -    -    main.tf:3,1: Unsupported block type\n",
 		}, nil)
 		if strings.Contains(stdout, "REASON  ") || stderr != "" {
 			t.Errorf("unexpected output:\n%s\n%s", stdout, stderr)
 		}
 	})
 
+	t.Run("--verify", func(t *testing.T) {
+		code, stdout, stderr := run(t, hcl2cue, "convert", "--verify", root+"/...")
+		checkRun(t, code, stdout, stderr, ExitFindings, []string{
+			"MODULE   STATUS     HCL  CUE  VERIFY  NOT CONVERTED\n" +
+				"net      converted  7    9    equal\n" +
+				"net/sub  converted  3    5    equal\n" +
+				"storage  partial    3    5    -       main.tf:2,11: Provider function not converted\n",
+		}, nil)
+	})
+
 	runCases(t, hcl2cue, []cliCase{
 		{name: "everything converted", args: []string{"convert", filepath.Join(root, "net") + "/..."}, code: ExitOK, stdout: []string{"converted  2\npartial    0\nfailed     0\ntotal      2\n"}},
+		{name: "everything converted and verified", args: []string{"convert", "--verify", filepath.Join(root, "net") + "/..."}, code: ExitOK, stdout: []string{"sub     converted  3    5    equal\n"}},
+		{name: "--verify of one module", args: []string{"convert", "--verify", filepath.Join(root, "net")}, code: ExitError, stderr: []string{"--verify goes with DIR/..."}},
 		{name: "no module below", args: []string{"convert", filepath.Join(root, "docs") + "/..."}, code: ExitError, stderr: []string{"no module directory"}},
 		{name: "a file with --recursive", args: []string{"convert", "-r", filepath.Join(root, "net", "main.tf")}, code: ExitError, stderr: []string{"not a directory"}},
 	})

@@ -45,6 +45,7 @@ and its CUE form plan the same changes.`,
 	cflags.BoolVar(&cf.allowPartial, "allow-partial", false, "write modules that were converted in part, with placeholders for what was not")
 	cflags.BoolVarP(&cf.recursive, "recursive", "r", false, "convert every module directory below DIR, as DIR/... does")
 	cflags.IntVarP(&cf.jobs, "jobs", "j", 0, "modules converted at once (default: one per CPU)")
+	cflags.BoolVar(&cf.verify, "verify", false, "with DIR/...: verify each module converted in full, as hcl2cue verify --synthesize does, and add the result to the summary")
 	cf.modules.register(cflags)
 
 	plan := newPlanCommand()
