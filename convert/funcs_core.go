@@ -47,7 +47,7 @@ var coreFuncs = map[string]function{
 	"merge": {how: byLibrary, note: "`tofu.#merge`: later maps win, key by key, not CUE unification", result: kindMap, conv: func(cl *call) ast.Expr {
 		return cl.c.libList("merge", cl.argList())
 	}},
-	"coalesce": {how: byExpr, note: "`[for x in [a, b] if x != null && x != \"\" {x}][0]`", conv: func(cl *call) ast.Expr {
+	"coalesce": {how: byExpr, note: "`[for x in [a] if x != null && x != \"\" {x}, [for x in [b] if ... {x}][0]][0]`: the first argument neither null nor \"\" decides, whatever follows", conv: func(cl *call) ast.Expr {
 		if len(cl.args) == 0 {
 			return cl.fail("coalesce takes at least one argument.")
 		}
@@ -61,10 +61,58 @@ var coreFuncs = map[string]function{
 		}
 		x := ident(cl.c.fresh("x"))
 		cond := binary(token.LAND, binary(token.NEQ, x, ast.NewNull()), binary(token.NEQ, x, stringLit("")))
-		return index(list(&ast.Comprehension{
-			Clauses: []ast.Clause{&ast.ForClause{Value: x, Source: cl.argList()}, &ast.IfClause{Condition: cond}},
-			Value:   embed(x),
-		}), intLit(0))
+		flat := func() ast.Expr {
+			return index(list(&ast.Comprehension{
+				Clauses: []ast.Clause{&ast.ForClause{Value: x, Source: cl.argList()}, &ast.IfClause{Condition: cond}},
+				Value:   embed(x),
+			}), intLit(0))
+		}
+		if cl.expand {
+			return flat()
+		}
+		// One argument at a time, as OpenTofu looks at them: the first
+		// that is neither null nor "" decides, whatever follows it (an
+		// argument not known yet after it leaves the result known), and
+		// one not known yet before any such makes the result unknown.
+		// [if a != null && a != "" {a}, REST][0], where REST is the same
+		// of the arguments after a; a literal null or "" is left out, one
+		// that is neither ends it,
+		// and so does the last argument's list without REST, an error
+		// when every argument is null or "". An argument that is not a
+		// reference is bound once: [for x in [f(y)] if ... {x}, REST][0].
+		var out ast.Expr
+		for i := len(cl.args) - 1; i >= 0; i-- {
+			a := cl.args[i]
+			if lit, ok := a.(*ast.BasicLit); ok && (lit.Kind == token.NULL || lit.Value == `""`) {
+				continue // never taken
+			}
+			if decides(a) {
+				out = a
+				continue
+			}
+			var first ast.Expr
+			if isReference(a) {
+				first = &ast.Comprehension{
+					Clauses: []ast.Clause{&ast.IfClause{Condition: binary(token.LAND, binary(token.NEQ, a, ast.NewNull()), binary(token.NEQ, a, stringLit("")))}},
+					Value:   embed(a),
+				}
+			} else {
+				first = &ast.Comprehension{
+					Clauses: []ast.Clause{&ast.ForClause{Value: x, Source: list(a)}, &ast.IfClause{Condition: cond}},
+					Value:   embed(x),
+				}
+			}
+			elts := []ast.Expr{first}
+			if out != nil {
+				elts = append(elts, out)
+			}
+			out = index(list(elts...), intLit(0))
+		}
+		if out == nil {
+			// Every argument is null or "": an error, as in OpenTofu.
+			return flat()
+		}
+		return out
 	}},
 	"length": {how: byExpr, note: "`len(x)` for lists and maps; `tofu.#length` counts a string's characters", result: kindInt, conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
@@ -79,6 +127,39 @@ var coreFuncs = map[string]function{
 	"concat": {how: byStdlib, note: "`list.Concat([a, b])`", result: kindList, conv: func(cl *call) ast.Expr {
 		return cl.std("list", "Concat", cl.argList())
 	}},
+}
+
+// decides reports whether x is a literal that coalesce takes whatever
+// follows it: neither null nor "".
+func decides(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.BasicLit:
+		switch x.Kind {
+		case token.NULL:
+			return false
+		case token.STRING:
+			return x.Value != `""` && x.Value != "''"
+		}
+		return true
+	case *ast.Ident:
+		return x.Name == "true" || x.Name == "false"
+	}
+	return false
+}
+
+// isReference reports whether x is a name or a selection from one
+// (_var.name, local.x.y): repeating it costs nothing.
+func isReference(x ast.Expr) bool {
+	for {
+		switch e := x.(type) {
+		case *ast.Ident:
+			return true
+		case *ast.SelectorExpr:
+			x = e.X
+		default:
+			return false
+		}
+	}
 }
 
 // convTry writes try(a, b, ...). A CUE default, *a | b, would not do even
