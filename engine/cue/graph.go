@@ -79,11 +79,18 @@ func (g *graph) analyze(root []cue.Selector) {
 }
 
 // task makes the declarations tools/flow's tasks, and the two fields of
-// the flow guard.
+// the flow guard; and every list outside a declaration (a local's or an
+// output's value), which holds none, so that flow does not look for
+// tasks in it: its search (findRootTasks, cuelang.org/go v0.17.1) takes
+// twice as long for each level of nested lists, 4 s at 20 levels. Such a
+// task passes its dependencies on (see record).
 func (g *graph) task(x cue.Value) (flow.Runner, error) {
 	path := x.Path()
 	key := path.String()
 	if g.byPath[key] != nil || strings.HasPrefix(key, flowGuardField+".") && isFlowGuard(path) {
+		return nopRunner{}, nil
+	}
+	if x.IncompleteKind() == cue.ListKind {
 		return nopRunner{}, nil
 	}
 	return nil, nil
@@ -133,14 +140,28 @@ func (g *graph) record(c *flow.Controller) {
 		}
 		g.done[d.index] = true
 		seen := map[int]bool{}
-		for _, dt := range t.Dependencies() {
-			on := g.byPath[dt.Path().String()]
-			if on == nil || on == d || seen[on.index] {
-				continue
+		passed := map[*flow.Task]bool{}
+		var depend func(t *flow.Task)
+		depend = func(t *flow.Task) {
+			for _, dt := range t.Dependencies() {
+				on := g.byPath[dt.Path().String()]
+				if on == nil {
+					// A list outside the declarations (see task): what
+					// it depends on.
+					if !passed[dt] {
+						passed[dt] = true
+						depend(dt)
+					}
+					continue
+				}
+				if on == d || seen[on.index] {
+					continue
+				}
+				seen[on.index] = true
+				g.deps[d.index] = append(g.deps[d.index], on.index)
 			}
-			seen[on.index] = true
-			g.deps[d.index] = append(g.deps[d.index], on.index)
 		}
+		depend(t)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"cuelang.org/go/cue/cuecontext"
@@ -62,6 +63,40 @@ r: bad: {id: "i", n: data.x.y[0].json} @resource(r.bad)
 				t.Errorf("dependencies of %v: %v, want %v", names, got, c.want)
 			}
 		})
+	}
+}
+
+// A list outside the declarations is a task of its own, so that
+// tools/flow does not search it for tasks (twice the time for each level
+// of nesting: 30 levels took hours), and passes its dependencies on: a
+// declaration that reads a local list depends on what the list reads, all
+// of it, as OpenTofu's graph has a declaration depend on the whole local.
+func TestDependenciesThroughLists(t *testing.T) {
+	deep := strings.Repeat("[", 30) + "1" + strings.Repeat("]", 30)
+	src := `
+d: a: {id: string} @data(d.a)
+d: b: {id: string} @data(d.b)
+_local_ids: [d.a.id, [d.b.id]]
+_local_deep: ` + deep + `
+r: x: {p: _local_ids[1][0]} @resource(r.x)
+r: y: {p: [[[[_local_ids[0]]]]], q: _local_deep} @resource(r.y)
+output: o: [[_local_ids, ` + deep + `]] @output(o)
+`
+	v := cuecontext.New().CompileString(src)
+	ds, diags := findDecls(v, true, programPackage(v))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var res []*decl
+	for _, d := range ds {
+		if d.kind == declResource || d.kind == declData {
+			d.index = len(res)
+			res = append(res, d)
+		}
+	}
+	want := map[int][]int{2: {0, 1}, 3: {0, 1}}
+	if got := dependencies(v, res); !reflect.DeepEqual(got, want) {
+		t.Errorf("dependencies: %v, want %v", got, want)
 	}
 }
 

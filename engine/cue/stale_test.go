@@ -25,7 +25,7 @@ func TestHiddenDependency(t *testing.T) {
 			src: `
 data "aws_caller_identity" "current" {}
 locals {
-  account = try(coalesce(null, data.aws_caller_identity.current.account_id), "")
+  account = try(coalesce(null, lower(data.aws_caller_identity.current.account_id)), "")
 }
 data "aws_iam_policy_document" "p" {
   statement {
@@ -44,7 +44,7 @@ data "aws_iam_policy_document" "p" {
   }
 }
 locals {
-  account = try(coalesce(null, data.aws_caller_identity.current.account_id), "")
+  account = try(coalesce(null, lower(data.aws_caller_identity.current.account_id)), "")
 }
 data "aws_caller_identity" "current" {}
 `,

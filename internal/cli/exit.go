@@ -20,12 +20,15 @@ const (
 	// (interrupt.Status), as a shell reports a process the signal killed.
 	ExitSIGINT  = 130
 	ExitSIGTERM = 143
+	// ExitMemory ends a command whose heap passed --max-memory: an error.
+	ExitMemory = ExitError
 )
 
 // exitStatusHelp is the sentence on interrupts that every command's help
 // ends its exit statuses with.
 const exitStatusHelp = `SIGINT or SIGTERM stops the command within a second, with status 130 or
-143, leaving no half-written file and no middleware process behind.`
+143, leaving no half-written file and no middleware process behind; so
+does a heap that passes --max-memory, with status 2.`
 
 // exitError ends a command with a status. A nil err means that the
 // command has printed everything it had to say.
@@ -54,7 +57,12 @@ func execute(cmd *cobra.Command, args []string, stdout, stderr io.Writer) int {
 	cmd.SetErr(stderr)
 	cmd.SilenceErrors = true
 	cmd.SilenceUsage = true
+	limit := addMemoryBudget(cmd)
 	interrupted := func(status int) {
+		if status == ExitMemory {
+			fmt.Fprintf(stderr, "%s: stopped: the memory in use passed the budget of %s (--max-memory)\n", cmd.Name(), limit)
+			return
+		}
 		fmt.Fprintf(stderr, "%s: interrupted (%s)\n", cmd.Name(), map[int]string{ExitSIGINT: "SIGINT", ExitSIGTERM: "SIGTERM"}[status])
 	}
 	ctx, stop := interrupt.Notify(context.Background(), interrupted)

@@ -18,8 +18,11 @@ package interrupt
 
 import (
 	"context"
+	"math"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 	"syscall"
 	"time"
@@ -53,6 +56,9 @@ type statusKey struct{}
 type state struct {
 	mu     sync.Mutex
 	status int
+	// stop ends the command as a signal does, with the status it gives
+	// (LimitMemory).
+	stop chan int
 }
 
 // Notify returns a context that ends at the first SIGINT or SIGTERM, and
@@ -61,7 +67,7 @@ type state struct {
 // second signal, if the command has not returned by then; forced (which
 // may be nil) says so to the user first.
 func Notify(parent context.Context, forced func(status int)) (context.Context, func()) {
-	st := &state{}
+	st := &state{stop: make(chan int, 1)}
 	ctx, cancel := context.WithCancel(context.WithValue(parent, statusKey{}, st))
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -86,6 +92,17 @@ func Notify(parent context.Context, forced func(status int)) (context.Context, f
 					return
 				}
 				timer = time.After(Grace)
+			case status := <-st.stop:
+				st.mu.Lock()
+				first := st.status == 0
+				if first {
+					st.status = status
+				}
+				st.mu.Unlock()
+				cancel()
+				if first {
+					timer = time.After(Grace)
+				}
 			case <-timer:
 				forceExit(Status(ctx), forced)
 				return
@@ -149,6 +166,47 @@ func AtExit(f func()) (remove func()) {
 		delete(hooks, id)
 	}
 }
+
+// LimitMemory makes limit bytes the budget of the heap of the command
+// whose context ctx is (from Notify): the garbage collector works harder
+// as the heap nears it (debug.SetMemoryLimit), and when the objects on
+// the heap pass it all the same, the command ends as at a signal, with
+// status: its context ends, and the process exits after Grace if it has
+// not returned by then. It checks every pollInterval until ctx ends.
+func LimitMemory(ctx context.Context, limit uint64, status int) {
+	st, ok := ctx.Value(statusKey{}).(*state)
+	if !ok || limit == 0 {
+		return
+	}
+	debug.SetMemoryLimit(int64(min(limit, math.MaxInt64)))
+	go func() {
+		sample := []metrics.Sample{{Name: heapObjects}}
+		tick := time.NewTicker(pollInterval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				metrics.Read(sample)
+				if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > limit {
+					select {
+					case st.stop <- status:
+					default:
+					}
+					return
+				}
+			}
+		}
+	}()
+}
+
+// heapObjects is the runtime metric LimitMemory watches: the bytes of the
+// heap's objects, live or not collected yet.
+const heapObjects = "/memory/classes/heap/objects:bytes"
+
+// pollInterval is how often LimitMemory reads the heap's size.
+const pollInterval = 20 * time.Millisecond
 
 // forceExit waits for the critical sections in progress, runs the AtExit
 // functions and exits with status.

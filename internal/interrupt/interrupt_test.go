@@ -4,6 +4,9 @@ package interrupt
 
 import (
 	"context"
+	"math"
+	"runtime"
+	"runtime/debug"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -103,4 +106,40 @@ func TestStoppedInTime(t *testing.T) {
 		t.Fatal("exited although the command stopped")
 	case <-time.After(Grace + 200*time.Millisecond):
 	}
+}
+
+// TestMemoryBudget passes a small heap budget: the context ends with the
+// budget's status, and the process exits with it after Grace when the
+// command goes on.
+func TestMemoryBudget(t *testing.T) {
+	got := fakeExit(t)
+	defer debug.SetMemoryLimit(math.MaxInt64)
+	ctx, stop := Notify(context.Background(), nil)
+	defer stop()
+	LimitMemory(ctx, 64<<20, 2)
+	var hold [][]byte
+	deadline := time.After(10 * time.Second)
+	for ctx.Err() == nil {
+		select {
+		case <-deadline:
+			t.Fatal("the context did not end with 1 GiB allocated past a budget of 64 MiB")
+		default:
+		}
+		if len(hold) < 1024 {
+			hold = append(hold, make([]byte, 1<<20))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if s := Status(ctx); s != 2 {
+		t.Errorf("status %d, want 2", s)
+	}
+	select {
+	case code := <-got:
+		if code != 2 {
+			t.Errorf("exit %d, want 2", code)
+		}
+	case <-time.After(Grace + 2*time.Second):
+		t.Error("no forced exit after Grace")
+	}
+	runtime.KeepAlive(hold)
 }

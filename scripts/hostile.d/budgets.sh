@@ -45,3 +45,23 @@ echo "--max-instances: 10 refuses 50 instances, 50 plans them"
 expect_status 2 timeout 20 "$HCL2CUE" verify ranges > out.txt 2> err.txt
 expect_grep 'more than 1000000 collection elements' err.txt
 echo "three nested range(1000): verify 2, naming --max-values"
+
+# The memory budget stops what the planners' budgets do not see: a CUE
+# form edited by hand to unroll a count of a hundred million.
+mkdir small
+cat > small/main.tf <<'TF'
+variable "n" {
+  type    = number
+  default = 3
+}
+
+resource "terraform_data" "a" {
+  count = var.n
+}
+TF
+"$HCL2CUE" convert -o small-cue small > /dev/null
+sed -i 's/\*3 | number/*100000000 | number/' small-cue/main.cue
+grep -q '100000000' small-cue/main.cue || { echo "the edit did not apply" >&2; exit 1; }
+expect_status 2 timeout 30 "$HCL2CUE" plan --lang cue --source small --max-memory 512MiB small-cue > out.txt 2> err.txt
+expect_grep 'memory in use passed the budget of 512MiB \(--max-memory\)' err.txt
+echo "a CUE count of 100000000: plan --lang cue 2 at --max-memory 512MiB"
