@@ -30,6 +30,8 @@
 //     values, as OpenTofu does while planning; plantimestamp is known,
 //     fixed for the table.
 //   - base64gunzip refuses to inflate more than 256 MiB.
+//   - jsondecode and yamldecode refuse a document that nests collections
+//     more than 256 levels deep (go-yaml takes minutes over a few thousand).
 //   - yamldecode is go-cty-yaml v1.2.0, where OpenTofu 1.10 has v1.1.0; they
 //     differ only in how "<<" merge keys take a list of mappings.
 //

@@ -12,6 +12,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/tofucue/tofucue/internal/source"
 )
 
 // Options says where a module lives and which phase its expressions are
@@ -110,7 +112,7 @@ func Table(opts Options) map[string]function.Function {
 		"index":            indexFunc,
 		"issensitive":      isSensitiveFunc,
 		"join":             stdlib.JoinFunc,
-		"jsondecode":       stdlib.JSONDecodeFunc,
+		"jsondecode":       shallow(stdlib.JSONDecodeFunc, false),
 		"jsonencode":       stdlib.JSONEncodeFunc,
 		"keys":             stdlib.KeysFunc,
 		"length":           lengthFunc,
@@ -176,7 +178,7 @@ func Table(opts Options) map[string]function.Function {
 		"uuid":             notNull(uuid.V4Func),
 		"uuidv5":           notNull(uuid.V5Func),
 		"values":           stdlib.ValuesFunc,
-		"yamldecode":       ctyyaml.YAMLDecodeFunc,
+		"yamldecode":       shallow(ctyyaml.YAMLDecodeFunc, true),
 		"yamlencode":       ctyyaml.YAMLEncodeFunc,
 		"zipmap":           stdlib.ZipmapFunc,
 	}
@@ -232,6 +234,33 @@ func notNull(f function.Function) function.Function {
 		},
 	}
 	return function.New(spec)
+}
+
+// shallow is f, a decoder of its first argument (jsondecode, or
+// yamldecode with yaml set), refusing a document nested deeper than
+// source.MaxNesting before it decodes it (see source.DataTooDeep).
+func shallow(f function.Function, yaml bool) function.Function {
+	check := func(args []cty.Value) error {
+		if len(args) > 0 && args[0].IsKnown() && !args[0].IsNull() && args[0].Type() == cty.String &&
+			source.DataTooDeep(args[0].AsString(), yaml) {
+			return function.NewArgErrorf(0, "the document nests collections more than %d levels deep, which this tool does not decode", source.MaxNesting)
+		}
+		return nil
+	}
+	return function.New(&function.Spec{
+		Description: f.Description(),
+		Params:      f.Params(),
+		VarParam:    f.VarParam(),
+		Type: func(args []cty.Value) (cty.Type, error) {
+			if err := check(args); err != nil {
+				return cty.NilType, err
+			}
+			return f.ReturnTypeForValues(args)
+		},
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			return f.Call(args)
+		},
+	})
 }
 
 func refineNotNull(b *cty.RefinementBuilder) *cty.RefinementBuilder {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -174,6 +175,7 @@ func (dw *DiagnosticWriter) snippet(b *bytes.Buffer, d *hcl.Diagnostic) {
 	// holding its start to the one after the line holding its end.
 	first := max(lineIndex(starts, snip.Start.Byte)-1, 0)
 	last := min(lineIndex(starts, snip.End.Byte)+1, len(starts)-1)
+	shown := 0
 	for i := first; i <= last; i++ {
 		start, end := starts[i], len(src)
 		if i+1 < len(starts) {
@@ -189,18 +191,56 @@ func (dw *DiagnosticWriter) snippet(b *bytes.Buffer, d *hcl.Diagnostic) {
 		if !line.Overlaps(snip) {
 			continue
 		}
-		before, marked, after := line.PartitionAround(highlight)
+		if shown == MaxSnippetLines {
+			fmt.Fprintf(b, "      (%d more lines)\n", lineIndex(starts, snip.End.Byte)+1-i)
+			break
+		}
+		shown++
+		// A long line (minified JSON, random bytes) is shown as a window
+		// of at most MaxLineBytes around the start of what it marks.
+		from, to := start, end
+		if end-start > MaxLineBytes {
+			at := max(start, min(highlight.Start.Byte, end))
+			from = runeStart(src, max(start, at-MaxLineBytes/4))
+			to = runeStart(src, min(end, from+MaxLineBytes))
+		}
+		lead, trail := "", ""
+		if from > start {
+			lead = "…"
+		}
+		if to < end {
+			trail = "…"
+		}
+		window := hcl.Range{Filename: name, Start: hcl.Pos{Line: i + 1, Byte: from}, End: hcl.Pos{Line: i + 1, Byte: to}}
+		before, marked, after := window.PartitionAround(highlight)
 		if marked.Empty() {
-			fmt.Fprintf(b, "%4d: %s\n", i+1, src[start:end])
+			fmt.Fprintf(b, "%4d: %s%s%s\n", i+1, lead, src[from:to], trail)
 			continue
 		}
 		mark, unmark := "", ""
 		if dw.Color {
 			mark, unmark = underline, reset
 		}
-		fmt.Fprintf(b, "%4d: %s%s%s%s%s\n", i+1, before.SliceBytes(src), mark, marked.SliceBytes(src), unmark, after.SliceBytes(src))
+		fmt.Fprintf(b, "%4d: %s%s%s%s%s%s%s\n", i+1, lead, before.SliceBytes(src), mark, marked.SliceBytes(src), unmark, after.SliceBytes(src), trail)
 	}
 	b.WriteByte('\n')
+}
+
+// MaxLineBytes is the most of one source line a snippet shows; a longer
+// line is cut around the start of the range it marks, with "…" where it
+// is cut. MaxSnippetLines is the most lines a snippet shows.
+const (
+	MaxLineBytes    = 200
+	MaxSnippetLines = 12
+)
+
+// runeStart is i, or the offset before it where the UTF-8 character that
+// holds byte i starts.
+func runeStart(src []byte, i int) int {
+	for i > 0 && i < len(src) && !utf8.RuneStart(src[i]) {
+		i--
+	}
+	return i
 }
 
 // lineStarts returns the byte offsets at which the lines of a file start,

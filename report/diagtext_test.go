@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -99,6 +100,35 @@ func TestDiagnosticWriterCapsPerFile(t *testing.T) {
 	}
 }
 
+// A long line is shown as a window around what the diagnostic marks, and
+// a subject over many lines as its first lines and a count of the rest.
+func TestDiagnosticWriterCuts(t *testing.T) {
+	src := "a = \"" + strings.Repeat("é", 5000) + "\" + x + \"" + strings.Repeat("b", 5000) + "\"\n" +
+		"b = <<EOT\n" + strings.Repeat("line\n", 100) + "EOT\n"
+	files, _ := parseDiags([]byte(src))
+	at := strings.Index(src, "x")
+	bAt := strings.Index(src, "b = ")
+	rng := func(s, e hcl.Pos) *hcl.Range { return &hcl.Range{Filename: "main.tf", Start: s, End: e} }
+	diags := hcl.Diagnostics{
+		{Severity: hcl.DiagError, Summary: "long line", Subject: rng(hcl.Pos{Line: 1, Column: 5008, Byte: at}, hcl.Pos{Line: 1, Column: 5009, Byte: at + 1})},
+		{Severity: hcl.DiagError, Summary: "many lines", Subject: rng(hcl.Pos{Line: 2, Column: 1, Byte: bAt}, hcl.Pos{Line: 103, Column: 4, Byte: len(src) - 1})},
+	}
+	out := ourText(t, files, diags)
+	for _, line := range strings.Split(out, "\n") {
+		if len(line) > MaxLineBytes+20 {
+			t.Errorf("a line of %d bytes:\n%.300s", len(line), line)
+		}
+	}
+	if !utf8.ValidString(out) {
+		t.Error("a character was cut in two")
+	}
+	for _, want := range []string{"   1: …", `é" + x + "b`, "b…\n", "      (90 more lines)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}
+
 func FuzzDiagnosticWriter(f *testing.F) {
 	for _, s := range []string{"a = \n", "x {\r\n y = [\n", "\"${", "a = 1\nb = 2\n}\n"} {
 		f.Add([]byte(s))
@@ -111,7 +141,12 @@ func FuzzDiagnosticWriter(f *testing.F) {
 		// by design; and it counts a lone carriage return as a line break
 		// where the parser and this writer do not.
 		lone := bytes.Contains(bytes.ReplaceAll(src, []byte("\r\n"), nil), []byte("\r"))
-		if len(diags) <= MaxPerFile && utf8.Valid(src) && !lone {
+		// Long lines and long snippets are cut (TestDiagnosticWriterCuts).
+		cut := slices.ContainsFunc(bytes.Split(src, []byte("\n")), func(l []byte) bool { return len(l) > MaxLineBytes }) ||
+			slices.ContainsFunc(diags, func(d *hcl.Diagnostic) bool {
+				return d.Subject != nil && d.Subject.End.Line-d.Subject.Start.Line+3 > MaxSnippetLines
+			})
+		if len(diags) <= MaxPerFile && utf8.Valid(src) && !lone && !cut {
 			if want := hclText(files, diags); got != want {
 				t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 			}

@@ -340,3 +340,29 @@ func directiveKeyword(body []byte) string {
 	}
 	return string(body[i:j])
 }
+
+// DataTooDeep reports whether a JSON or YAML document (yaml set) that a
+// function decodes nests collections deeper than MaxNesting: the decoders
+// recurse at each level, and go-yaml takes minutes over a few thousand
+// nested flow sequences. For YAML every bracket and brace counts, in a
+// scalar too, since a quote does not always start one; the count is then
+// never below the document's depth.
+func DataTooDeep(src string, yaml bool) bool {
+	if !yaml {
+		return scanJSON([]byte(src), MaxNesting) >= 0
+	}
+	depth := 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '[', '{':
+			if depth++; depth > MaxNesting {
+				return true
+			}
+		case ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return false
+}

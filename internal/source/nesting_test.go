@@ -166,3 +166,27 @@ func FuzzCheckNesting(f *testing.F) {
 		}
 	})
 }
+
+func TestDataTooDeep(t *testing.T) {
+	deep := strings.Repeat("[", MaxNesting+1) + strings.Repeat("]", MaxNesting+1)
+	limit := strings.Repeat("[", MaxNesting) + strings.Repeat("]", MaxNesting)
+	for _, c := range []struct {
+		src  string
+		yaml bool
+		want bool
+	}{
+		{deep, false, true},
+		{deep, true, true},
+		{limit, false, false},
+		{limit, true, false},
+		{`{"a": [1, {"b": "]]]]"}]}`, false, false},
+		{"a: [1, {b: c}]\nd:\n  - e\n", true, false},
+		// A quote in a YAML plain scalar starts no string: the brackets
+		// after it count.
+		{`a"b: ` + deep, true, true},
+	} {
+		if got := DataTooDeep(c.src, c.yaml); got != c.want {
+			t.Errorf("DataTooDeep(%.40q, yaml %v) = %v, want %v", c.src, c.yaml, got, c.want)
+		}
+	}
+}

@@ -65,3 +65,20 @@ grep -q '100000000' small-cue/main.cue || { echo "the edit did not apply" >&2; e
 expect_status 2 timeout 30 "$HCL2CUE" plan --lang cue --source small --max-memory 512MiB small-cue > out.txt 2> err.txt
 expect_grep 'memory in use passed the budget of 512MiB \(--max-memory\)' err.txt
 echo "a CUE count of 100000000: plan --lang cue 2 at --max-memory 512MiB"
+
+# Documents that decoders recurse into: refused before decoding.
+mkdir decode
+python3 -c "print('[' * 1000000 + ']' * 1000000)" > decode/deep.json
+cat > decode/main.tf <<'TF'
+output "json" {
+  value = length(jsondecode(file("${path.module}/deep.json")))
+}
+
+output "yaml" {
+  value = length(yamldecode(file("${path.module}/deep.json")))
+}
+TF
+expect_status 1 timeout 10 "$HCL2CUE" plan decode > out.txt 2> err.txt
+expect_grep 'nests collections more than 256 levels deep' err.txt
+[[ $(grep -c 'nests collections more than 256 levels deep' err.txt) -eq 2 ]] || { echo "not both decoders refused" >&2; exit 1; }
+echo "a million nested lists: jsondecode and yamldecode refused (yamldecode ran over 10 minutes before)"
