@@ -355,7 +355,8 @@ func DataTooDeep(src string, yaml bool) bool {
 	for i := 0; i < len(src); i++ {
 		switch src[i] {
 		case '[', '{':
-			if depth++; depth > MaxNesting {
+			depth++
+			if depth > MaxNesting {
 				return true
 			}
 		case ']', '}':
