@@ -3,6 +3,8 @@ package hcl
 import (
 	"fmt"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 )
@@ -60,4 +62,70 @@ func (p *planner) budgetedFunc(f function.Function) function.Function {
 		spec.VarParam = &o
 	}
 	return function.New(spec)
+}
+
+// forBudget checks, before e (an expression or a body in the native
+// syntax) is evaluated in ctx, that its for
+// expressions would not iterate more than maxValues times in all: a for
+// nested in others runs once per iteration of each, and for expressions
+// over variables call no function, which the values budget counts, so
+// three nested ones over a list of 1,000 would build a billion values.
+// The length of a for's collection is known here when the collection is
+// a reference that ctx holds; one that depends on an enclosing for's
+// variables, or is computed, counts as one. The error is at the for
+// expression that passes the limit.
+func forBudget(e any, ctx *hcl.EvalContext, maxValues int) *hcl.Diagnostic {
+	node, ok := e.(hclsyntax.Node)
+	if !ok {
+		return nil
+	}
+	w := &forWalker{ctx: ctx, max: maxValues, mult: []int{1}}
+	hclsyntax.Walk(node, w)
+	return w.diag
+}
+
+// forWalker is forBudget's walk: mult holds the iterations of the for
+// expressions around the node visited, innermost last.
+type forWalker struct {
+	ctx  *hcl.EvalContext
+	max  int
+	mult []int
+	diag *hcl.Diagnostic
+}
+
+func (w *forWalker) Enter(n hclsyntax.Node) hcl.Diagnostics {
+	f, ok := n.(*hclsyntax.ForExpr)
+	if !ok {
+		return nil
+	}
+	outer := w.mult[len(w.mult)-1]
+	iters := 1
+	if t, ok := f.CollExpr.(*hclsyntax.ScopeTraversalExpr); ok {
+		if v, diags := t.Value(w.ctx); !diags.HasErrors() && v.IsKnown() && !v.IsNull() && v.CanIterateElements() {
+			iters = max(v.LengthInt(), 1)
+		}
+	}
+	total := outer
+	if iters > 0 && total <= w.max/iters+1 {
+		total *= iters
+	} else {
+		total = w.max + 1
+	}
+	if total > w.max && w.diag == nil {
+		w.diag = &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Too many values",
+			Detail:   fmt.Sprintf("This for expression would make more than %d elements in all: %d each of the %d times the for expressions around it run it. The limit, which --max-values raises, keeps a plan from building values until memory runs out.", w.max, iters, outer),
+			Subject:  f.Range().Ptr(),
+		}
+	}
+	w.mult = append(w.mult, total)
+	return nil
+}
+
+func (w *forWalker) Exit(n hclsyntax.Node) hcl.Diagnostics {
+	if _, ok := n.(*hclsyntax.ForExpr); ok {
+		w.mult = w.mult[:len(w.mult)-1]
+	}
+	return nil
 }

@@ -213,6 +213,9 @@ func (m *module) evalExpr(expr hcl.Expression, sc *scope) (cty.Value, hcl.Diagno
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}
+	if d := forBudget(expr, ctx, m.p.maxValues); d != nil {
+		return cty.DynamicVal, append(diags, d)
+	}
 	v, d := expr.Value(ctx)
 	return v, append(diags, d...)
 }

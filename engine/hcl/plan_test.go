@@ -3,6 +3,7 @@ package hcl
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -158,5 +159,35 @@ output "n" {
 	}
 	if p, diags := Plan(values, Options{MaxValues: 20200}); diags.HasErrors() || !p.Outputs["n"].Planned.RawEquals(cty.NumberIntVal(10000)) {
 		t.Errorf("with a budget of 20,200: %v", diags)
+	}
+
+	// for expressions over variables call no function: the nesting of
+	// their collections' lengths counts, in a local and in a resource.
+	fors := loadFiles(t, map[string]string{"main.tf": `
+variable "xs" {
+  default = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+}
+locals {
+  cube = [for a in var.xs : [for b in var.xs : [for c in var.xs : [a, b, c]]]]
+}
+resource "terraform_data" "d" {
+  input = [for a in var.xs : { for b in var.xs : b => [for c in var.xs : c] }]
+}
+output "n" {
+  value = length(flatten(local.cube))
+}
+`})
+	_, diags = Plan(fors, Options{MaxValues: 999})
+	var lines []int
+	for _, d := range diags {
+		if d.Summary == "Too many values" {
+			lines = append(lines, d.Subject.Start.Line)
+		}
+	}
+	if !slices.Equal(lines, []int{6, 9}) {
+		t.Errorf("1,000 iterations with a budget of 999: errors at lines %v, want 6 and 9: %v", lines, diags)
+	}
+	if p, diags := Plan(fors, Options{MaxValues: 5000}); diags.HasErrors() || !p.Outputs["n"].Planned.RawEquals(cty.NumberIntVal(3000)) {
+		t.Errorf("with a budget of 5,000: %v", diags)
 	}
 }

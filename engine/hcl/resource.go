@@ -164,6 +164,10 @@ func (m *module) decodeConfig(body hcl.Body, block *mock.Block, sc *scope) (cty.
 	if diags.HasErrors() {
 		return cty.NilVal, false
 	}
+	if d := forBudget(body, ctx, m.p.maxValues); d != nil {
+		m.p.report(d)
+		return cty.NilVal, false
+	}
 	expanded := dynblock.Expand(body, ctx)
 	val, diags := hcldec.Decode(expanded, block.DecoderSpec(), ctx)
 	m.p.report(diags...)

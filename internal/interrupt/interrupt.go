@@ -18,10 +18,8 @@ package interrupt
 
 import (
 	"context"
-	"math"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"runtime/metrics"
 	"sync"
 	"syscall"
@@ -168,17 +166,18 @@ func AtExit(f func()) (remove func()) {
 }
 
 // LimitMemory makes limit bytes the budget of the heap of the command
-// whose context ctx is (from Notify): the garbage collector works harder
-// as the heap nears it (debug.SetMemoryLimit), and when the objects on
-// the heap pass it all the same, the command ends as at a signal, with
+// whose context ctx is (from Notify): when the objects on the heap, live
+// or not collected yet, pass it, the command ends as at a signal, with
 // status: its context ends, and the process exits after Grace if it has
-// not returned by then. It checks every pollInterval until ctx ends.
+// not returned by then. It checks every pollInterval until ctx ends. (No
+// soft limit for the garbage collector goes with it: near one, collection
+// takes most of the time and a runaway evaluation reaches the budget
+// several times later.)
 func LimitMemory(ctx context.Context, limit uint64, status int) {
 	st, ok := ctx.Value(statusKey{}).(*state)
 	if !ok || limit == 0 {
 		return
 	}
-	debug.SetMemoryLimit(int64(min(limit, math.MaxInt64)))
 	go func() {
 		sample := []metrics.Sample{{Name: heapObjects}}
 		tick := time.NewTicker(pollInterval)

@@ -82,3 +82,25 @@ expect_status 1 timeout 10 "$HCL2CUE" plan decode > out.txt 2> err.txt
 expect_grep 'nests collections more than 256 levels deep' err.txt
 [[ $(grep -c 'nests collections more than 256 levels deep' err.txt) -eq 2 ]] || { echo "not both decoders refused" >&2; exit 1; }
 echo "a million nested lists: jsondecode and yamldecode refused (yamldecode ran over 10 minutes before)"
+
+# for expressions over a variable call no function: their nesting counts.
+mkdir fors
+python3 - <<'PY'
+xs = ", ".join(str(i) for i in range(1000))
+open("fors/main.tf", "w").write(f'''variable "big" {{
+  default = [{xs}]
+}}
+
+locals {{
+  cube = [for a in var.big : [for b in var.big : [for c in var.big : c]]]
+}}
+
+output "n" {{
+  value = length(local.cube)
+}}
+''')
+PY
+expect_status 1 timeout 10 "$HCL2CUE" plan fors > out.txt 2> err.txt
+expect_grep 'main.tf line 6' err.txt
+expect_grep 'would make more than 1000000 elements in all' err.txt
+echo "three nested for over a variable of 1000: plan 1 at the expression, naming --max-values"
