@@ -80,7 +80,7 @@ func forBudget(e any, ctx *hcl.EvalContext, maxValues int) *hcl.Diagnostic {
 		return nil
 	}
 	w := &forWalker{ctx: ctx, max: maxValues, mult: []int{1}}
-	hclsyntax.Walk(node, w)
+	_ = hclsyntax.Walk(node, w) // the walker reports through w.diag
 	return w.diag
 }
 
