@@ -62,6 +62,26 @@ func commentDecl(lines []string) ast.Decl {
 	return cg
 }
 
+// inputTag is the @tag attribute by which the stock cue tool sets a root
+// module's input of a primitive type (cue export -t NAME=VALUE), nil for
+// another input: one of another type is set by a file of the package
+// (_var: NAME: VALUE), and a called module's by its calls. A name that is
+// not a CUE identifier (OpenTofu allows dashes) gets no tag.
+func (c *converter) inputTag(v *config.Variable) *ast.Attribute {
+	if c.child != "" || !ast.IsValidIdent(v.Name) || strings.HasPrefix(v.Name, "#") || strings.HasPrefix(v.Name, "_") {
+		return nil
+	}
+	switch v.Type {
+	case cty.String:
+		return attr("tag", v.Name)
+	case cty.Number:
+		return attr("tag", v.Name, "type=number")
+	case cty.Bool:
+		return attr("tag", v.Name, "type=bool")
+	}
+	return nil
+}
+
 // variable: _var: NAME: schema @input(NAME, ...). The description is the
 // field's doc comment; validation blocks become constraints.
 func (c *converter) variable(b *hclsyntax.Block) []ast.Decl {
@@ -102,6 +122,9 @@ func (c *converter) variable(b *hclsyntax.Block) []ast.Decl {
 	}
 	outer, inner := c.nested([]string{varRoot, v.Name}, value)
 	inner.Attrs = []*ast.Attribute{attr("input", args...)}
+	if tag := c.inputTag(v); tag != nil {
+		inner.Attrs = append(inner.Attrs, tag)
+	}
 	if v.Description != "" {
 		docComment(inner, strings.Split(v.Description, "\n"))
 	}
