@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/cueform"
 )
 
 // terraform converts a terraform block to data in _terraform: the
@@ -18,7 +19,7 @@ import (
 func (c *converter) terraform(b *hclsyntax.Block) []ast.Decl {
 	s := c.staticBody(b.Body)
 	f := field(ident(terraformRoot), s)
-	f.Attrs = []*ast.Attribute{attr("terraform")}
+	f.Attrs = []*ast.Attribute{attr(cueform.AttrTerraform)}
 	return []ast.Decl{f}
 }
 
@@ -104,7 +105,7 @@ func (c *converter) refactor(b *hclsyntax.Block) []ast.Decl {
 		from, _ := text("from")
 		to, _ := text("to")
 		outer, inner := c.nested([]string{refactorRoot, "moved", from}, stringLit(to))
-		inner.Attrs = []*ast.Attribute{attr("moved", "from="+attrString(from), "to="+attrString(to))}
+		inner.Attrs = []*ast.Attribute{attr(cueform.AttrMoved, "from="+attrString(from), "to="+attrString(to))}
 		return []ast.Decl{outer}
 	case "import":
 		return c.importBlock(b, text)
@@ -112,7 +113,7 @@ func (c *converter) refactor(b *hclsyntax.Block) []ast.Decl {
 		from, _ := text("from")
 		s := c.staticBody(b.Body)
 		outer, inner := c.nested([]string{refactorRoot, "removed", from}, s)
-		inner.Attrs = []*ast.Attribute{attr("removed", "from="+attrString(from))}
+		inner.Attrs = []*ast.Attribute{attr(cueform.AttrRemoved, "from="+attrString(from))}
 		return []ast.Decl{outer}
 	}
 	return nil
@@ -146,7 +147,7 @@ func (c *converter) importBlock(b *hclsyntax.Block, text func(string) (string, b
 		value = single()
 	}
 	outer, inner := c.nested([]string{refactorRoot, "import", to}, value)
-	inner.Attrs = []*ast.Attribute{attr("import", args...)}
+	inner.Attrs = []*ast.Attribute{attr(cueform.AttrImport, args...)}
 	return []ast.Decl{outer}
 }
 
@@ -267,6 +268,6 @@ func (c *converter) middleware(b *hclsyntax.Block) []ast.Decl {
 		c.unconverted(blk.DefRange(), "Block in middleware not converted", "A middleware block has only arguments.")
 	}
 	outer, inner := c.nested([]string{"_middleware", b.Labels[0]}, s)
-	inner.Attrs = []*ast.Attribute{attr("middleware", attrString(b.Labels[0]))}
+	inner.Attrs = []*ast.Attribute{attr(cueform.AttrMiddleware, attrString(b.Labels[0]))}
 	return []ast.Decl{outer}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/cueform"
 )
 
 // Options control a conversion.
@@ -392,19 +393,19 @@ func (c *converter) contextDecls() []ast.Decl {
 			s.Elts = append(s.Elts, field(ident(n), v))
 		}
 		f := field(ident(pathRoot), s)
-		f.Attrs = []*ast.Attribute{attr("path")}
+		f.Attrs = []*ast.Attribute{attr(cueform.AttrPath)}
 		docComment(f, []string{"path.module, path.root and path.cwd: the engine sets them; \".\" in a root module."})
 		decls = append(decls, f)
 	}
 	if c.usesWorkspace {
 		f := field(ident(workspaceRoot), defaulted(stringLit("default"), ident("string")))
-		f.Attrs = []*ast.Attribute{attr("workspace")}
+		f.Attrs = []*ast.Attribute{attr(cueform.AttrWorkspace)}
 		docComment(f, []string{"terraform.workspace: the engine sets it; \"default\" unless a workspace is selected."})
 		decls = append(decls, f)
 	}
 	if c.usesPlanTime {
 		f := field(ident(planTimeRoot), ident("string"))
-		f.Attrs = []*ast.Attribute{attr("plantimestamp")}
+		f.Attrs = []*ast.Attribute{attr(cueform.AttrPlanTimestamp)}
 		docComment(f, []string{"plantimestamp(): the engine sets it to the time the plan is made."})
 		decls = append(decls, f)
 	}

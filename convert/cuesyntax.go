@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -10,6 +9,8 @@ import (
 	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
+
+	"github.com/tofucue/tofucue/cueform"
 )
 
 // This file holds the small builders of CUE syntax that the converter uses,
@@ -187,21 +188,14 @@ func field(l ast.Label, value ast.Expr) *ast.Field {
 
 // attr is the attribute @name(args), with args already in attribute syntax.
 func attr(name string, args ...string) *ast.Attribute {
-	return &ast.Attribute{Text: "@" + name + "(" + strings.Join(args, ", ") + ")"}
+	return cueform.Attr(name, args...)
 }
 
 // attrString quotes s for an attribute argument when it is not a plain
-// token: attribute arguments are raw tokens or CUE string literals.
+// token (cueform.Quote).
 func attrString(s string) string {
-	if plainAttrArg.MatchString(s) {
-		return s
-	}
-	return literal.String.Quote(s)
+	return cueform.Quote(s)
 }
-
-// plainAttrArg matches the attribute arguments written without quotes:
-// dotted names, possibly ending in [*].
-var plainAttrArg = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(\[\*\])?$`)
 
 // docComment attaches text, one comment line per line, as n's doc comment.
 func docComment(n ast.Node, lines []string) {

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/cueform"
 )
 
 // block converts one top-level block to the declarations it becomes.
@@ -73,11 +74,11 @@ func (c *converter) inputTag(v *config.Variable) *ast.Attribute {
 	}
 	switch v.Type {
 	case cty.String:
-		return attr("tag", v.Name)
+		return attr(cueform.AttrTag, v.Name)
 	case cty.Number:
-		return attr("tag", v.Name, "type=number")
+		return attr(cueform.AttrTag, v.Name, "type=number")
 	case cty.Bool:
-		return attr("tag", v.Name, "type=bool")
+		return attr(cueform.AttrTag, v.Name, "type=bool")
 	}
 	return nil
 }
@@ -106,7 +107,7 @@ func (c *converter) variable(b *hclsyntax.Block) []ast.Decl {
 	}
 	args := []string{attrString(v.Name)}
 	if v.Sensitive {
-		args = append(args, "sensitive")
+		args = append(args, cueform.ArgSensitive)
 	}
 	if v.Ephemeral {
 		args = append(args, "ephemeral")
@@ -121,7 +122,7 @@ func (c *converter) variable(b *hclsyntax.Block) []ast.Decl {
 		args = append(args, "deprecated="+attrString(v.Deprecated))
 	}
 	outer, inner := c.nested([]string{varRoot, v.Name}, value)
-	inner.Attrs = []*ast.Attribute{attr("input", args...)}
+	inner.Attrs = []*ast.Attribute{attr(cueform.AttrInput, args...)}
 	if tag := c.inputTag(v); tag != nil {
 		inner.Attrs = append(inner.Attrs, tag)
 	}
@@ -168,19 +169,19 @@ func (c *converter) output(b *hclsyntax.Block) []ast.Decl {
 	x, _ := c.expr(o.Expr)
 	args := []string{attrString(o.Name)}
 	if o.Sensitive {
-		args = append(args, "sensitive")
+		args = append(args, cueform.ArgSensitive)
 	}
 	if o.Ephemeral {
 		args = append(args, "ephemeral")
 	}
 	if len(o.DependsOn) > 0 {
-		args = append(args, "depends_on="+attrString(traversalList(o.DependsOn)))
+		args = append(args, cueform.Arg(cueform.ArgDependsOn, traversalList(o.DependsOn)))
 	}
 	if o.Deprecated != "" {
 		args = append(args, "deprecated="+attrString(o.Deprecated))
 	}
 	outer, inner := c.nested([]string{outputRoot, o.Name}, x)
-	inner.Attrs = []*ast.Attribute{attr("output", args...)}
+	inner.Attrs = []*ast.Attribute{attr(cueform.AttrOutput, args...)}
 	if o.Description != "" {
 		docComment(inner, strings.Split(o.Description, "\n"))
 	}

@@ -19,6 +19,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/cueform"
 )
 
 // The modules a module calls are converted with it (local sources, the
@@ -73,10 +74,10 @@ import (
 // null: a null argument is the variable's value, as in OpenTofu. One with
 // nullable = false takes its default for a null argument.
 const (
-	templateRoot = "_module"
-	callArgs     = "args"
-	callModule   = "_mod"
-	callOutputs  = "_out"
+	templateRoot = cueform.TemplateRoot
+	callArgs     = cueform.CallArgs
+	callModule   = cueform.CallModule
+	callOutputs  = cueform.CallOutputs
 )
 
 // family is what the conversion of a module tree shares: the modules
@@ -243,7 +244,7 @@ func (f *family) convertTemplate(m *config.Module, key string, calls []resolvedC
 		}
 	}
 	tmpl := field(c.lbl(key), &ast.StructLit{Elts: mergeDecls(decls)})
-	tmpl.Attrs = []*ast.Attribute{attr("source", attrString(key))}
+	tmpl.Attrs = []*ast.Attribute{attr(cueform.AttrSource, attrString(key))}
 	docComment(tmpl, []string{"The module in " + key + ", instantiated by the module calls that use it."})
 	src := c.format([]ast.Decl{field(ident(templateRoot), &ast.StructLit{Elts: []ast.Decl{tmpl}})})
 	return &template{

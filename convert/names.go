@@ -9,28 +9,29 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/cueform"
 )
 
-// The names of the converted module's namespaces. See the package doc for
-// the scheme.
+// The names of the converted module's namespaces, from the package that
+// owns the CUE form (see the package doc for the scheme).
 const (
-	varRoot       = "_var"
-	argRoot       = "_arg"
-	localPrefix   = "_local_"
-	dataRoot      = "data"
-	ephemeralRoot = "ephemeral"
-	moduleRoot    = "module"
-	outputRoot    = "output"
-	providerRoot  = "provider"
-	resourceRoot  = "resource"
-	pathRoot      = "_path"
-	workspaceRoot = "_workspace"
-	planTimeRoot  = "_plantimestamp"
-	terraformRoot = "_terraform"
-	checkRoot     = "_check"
-	validateRoot  = "_validation"
-	refactorRoot  = "_refactor"
-	libImport     = "tofu"
+	varRoot       = cueform.VarRoot
+	argRoot       = cueform.ArgRoot
+	localPrefix   = cueform.LocalPrefix
+	dataRoot      = cueform.DataRoot
+	ephemeralRoot = cueform.EphemeralRoot
+	moduleRoot    = cueform.ModuleRoot
+	outputRoot    = cueform.OutputRoot
+	providerRoot  = cueform.ProviderRoot
+	resourceRoot  = cueform.ResourceRoot
+	pathRoot      = cueform.PathRoot
+	workspaceRoot = cueform.WorkspaceRoot
+	planTimeRoot  = cueform.PlanTimeRoot
+	terraformRoot = cueform.TerraformRoot
+	checkRoot     = cueform.CheckRoot
+	validateRoot  = cueform.ValidateRoot
+	refactorRoot  = cueform.RefactorRoot
+	libImport     = cueform.Library
 )
 
 // localIdent is the identifier of the hidden field that holds local.NAME:

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/cueform"
 )
 
 // resourceMeta are the arguments and blocks of a resource block that are
@@ -41,7 +42,7 @@ func (c *converter) resource(b *hclsyntax.Block) []ast.Decl {
 	if r == nil {
 		return nil
 	}
-	attrName := map[config.ResourceMode]string{config.ManagedMode: "resource", config.DataMode: "data", config.EphemeralMode: "ephemeral"}[mode]
+	attrName := map[config.ResourceMode]string{config.ManagedMode: cueform.AttrResource, config.DataMode: cueform.AttrData, config.EphemeralMode: cueform.AttrEphemeral}[mode]
 	addr := r.Type + "." + r.Name
 
 	var args []string
@@ -50,14 +51,14 @@ func (c *converter) resource(b *hclsyntax.Block) []ast.Decl {
 		if r.Provider.Alias != "" {
 			p += "." + r.Provider.Alias
 		}
-		args = append(args, "provider="+attrString(p))
+		args = append(args, cueform.Arg(cueform.ArgProvider, p))
 		if r.Provider.Key != nil {
 			c.unconverted(r.Provider.Key.Range(), "Provider instance key not converted",
 				"A provider reference with an instance key is not converted.")
 		}
 	}
 	if len(r.DependsOn) > 0 {
-		args = append(args, "depends_on="+attrString(traversalList(r.DependsOn)))
+		args = append(args, cueform.Arg(cueform.ArgDependsOn, traversalList(r.DependsOn)))
 	}
 	args = append(args, c.lifecycleArgs(&r.Lifecycle)...)
 
@@ -248,10 +249,10 @@ func (c *converter) lifecycleArgs(l *config.Lifecycle) []string {
 // fills in too.
 func (c *converter) lifecycleChecks(s *ast.StructLit, l *config.Lifecycle, self ast.Expr) {
 	for i, r := range l.Preconditions {
-		s.Elts = append(s.Elts, c.checkRule([]string{"_precondition", strconv.Itoa(i)}, r, true))
+		s.Elts = append(s.Elts, c.checkRule([]string{cueform.Preconditions, strconv.Itoa(i)}, r, true))
 	}
 	for i, r := range l.Postconditions {
-		path := []string{"_postcondition", strconv.Itoa(i)}
+		path := []string{cueform.Postconditions, strconv.Itoa(i)}
 		if !refersToSelf(r.Condition) && !refersToSelf(r.ErrorMessage) {
 			s.Elts = append(s.Elts, c.checkRule(path, r, true))
 			continue
@@ -300,7 +301,7 @@ func (c *converter) provisioners(s *ast.StructLit, r *config.Resource, self ast.
 		}
 		l.Elts = append(l.Elts, ps)
 	}
-	s.Elts = append(s.Elts, field(ident("_provisioner"), l))
+	s.Elts = append(s.Elts, field(ident(cueform.Provisioners), l))
 }
 
 // arguments converts the arguments of a body that has no schema (a
@@ -393,10 +394,10 @@ func (c *converter) moduleCall(b *hclsyntax.Block) []ast.Decl {
 			p := &mc.Providers[i]
 			ps = append(ps, providerRefText(p.InChild)+"="+providerRefText(p.InParent))
 		}
-		args = append(args, "providers="+attrString(strings.Join(ps, ",")))
+		args = append(args, cueform.Arg(cueform.ArgProviders, strings.Join(ps, ",")))
 	}
 	if len(mc.DependsOn) > 0 {
-		args = append(args, "depends_on="+attrString(traversalList(mc.DependsOn)))
+		args = append(args, cueform.Arg(cueform.ArgDependsOn, traversalList(mc.DependsOn)))
 	}
 	cm := c.childTemplate(mc)
 	c.curBody = b.Body
@@ -416,7 +417,7 @@ func (c *converter) moduleCall(b *hclsyntax.Block) []ast.Decl {
 		args[0] = attrString(mc.Name + "[*]")
 	}
 	outer, inner := c.nested([]string{moduleRoot, mc.Name}, value)
-	inner.Attrs = []*ast.Attribute{attr("module", args...)}
+	inner.Attrs = []*ast.Attribute{attr(cueform.AttrModule, args...)}
 	return []ast.Decl{wrapIf(outer, cond)}
 }
 
@@ -463,7 +464,7 @@ func (c *converter) provider(b *hclsyntax.Block) []ast.Decl {
 		args[0] = attrString(key + "[*]")
 	}
 	outer, inner := c.nested([]string{providerRoot, key}, value)
-	inner.Attrs = []*ast.Attribute{attr("provider", args...)}
+	inner.Attrs = []*ast.Attribute{attr(cueform.AttrProvider, args...)}
 	return []ast.Decl{outer}
 }
 

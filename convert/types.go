@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/cueform"
 )
 
 // inputSchema is the CUE schema of an input variable: its type constraint,
@@ -160,7 +161,7 @@ func (c *converter) validations(v *config.Variable, schema ast.Expr) (ast.Expr, 
 			s.Elts = append(s.Elts, field(ident("error_message"), msg))
 		}
 		outer, inner := c.nested([]string{validateRoot, v.Name, strconv.Itoa(i)}, s)
-		inner.Attrs = []*ast.Attribute{attr("validation", attrString("var."+v.Name))}
+		inner.Attrs = []*ast.Attribute{attr(cueform.AttrValidation, attrString("var."+v.Name))}
 		decls = append(decls, outer)
 		c.diags = append(c.diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,

@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/cueform"
 	"github.com/tofucue/tofucue/engine/plan"
 )
 
@@ -41,18 +42,18 @@ const (
 
 // attrKinds maps attribute names to the kinds of field they mark.
 var attrKinds = map[string]declKind{
-	"resource":      declResource,
-	"data":          declData,
-	"ephemeral":     declEphemeral,
-	"module":        declModule,
-	"output":        declOutput,
-	"input":         declInput,
-	"validation":    declValidation,
-	"path":          declPath,
-	"workspace":     declWorkspace,
-	"plantimestamp": declPlanTime,
-	"terraform":     declTerraform,
-	"source":        declSource,
+	cueform.AttrResource:      declResource,
+	cueform.AttrData:          declData,
+	cueform.AttrEphemeral:     declEphemeral,
+	cueform.AttrModule:        declModule,
+	cueform.AttrOutput:        declOutput,
+	cueform.AttrInput:         declInput,
+	cueform.AttrValidation:    declValidation,
+	cueform.AttrPath:          declPath,
+	cueform.AttrWorkspace:     declWorkspace,
+	cueform.AttrPlanTimestamp: declPlanTime,
+	cueform.AttrTerraform:     declTerraform,
+	cueform.AttrSource:        declSource,
 }
 
 // decl is one annotated field of the program.
@@ -229,7 +230,7 @@ func (w *walker) module(v cue.Value, d *decl) {
 	}
 	ctx := &decl{providers: childProviders(d), deferData: d.deferData || len(d.dependsOn) > 0}
 	for _, in := range insts {
-		mod, sel := hiddenField(in.v, "_mod", w.pkg)
+		mod, sel := hiddenField(in.v, cueform.CallModule, w.pkg)
 		if !mod.Exists() {
 			// A module that is not available (a registry or remote
 			// source not installed) or did not convert: its outputs
@@ -329,35 +330,12 @@ func (w *walker) declOf(v cue.Value, path cue.Path) *decl {
 			continue
 		}
 		d := &decl{kind: kind, path: path, pos: rangeOf(v.Pos()), attr: "@" + a.Name() + "(" + a.Contents() + ")"}
-		if a.NumArgs() > 0 {
-			if key, val := a.Arg(0); val == "" {
-				d.name = key
-			} else {
-				d.name = a.RawArg(0)
-			}
-		}
-		d.name = strings.TrimSpace(d.name)
-		if rest, ok := strings.CutSuffix(d.name, "[*]"); ok {
-			d.name, d.multi = rest, true
+		args := cueform.ParseDecl(a)
+		d.name, d.multi = args.Name, args.Multi
+		if d.multi {
 			d.shape = instancesKind(v)
 		}
-		for i := 1; i < a.NumArgs(); i++ {
-			key, val := a.Arg(i)
-			switch key {
-			case "provider":
-				d.provider = val
-			case "depends_on":
-				for _, s := range strings.Split(val, ",") {
-					if s = strings.TrimSpace(s); s != "" {
-						d.dependsOn = append(d.dependsOn, s)
-					}
-				}
-			case "sensitive":
-				d.sensitive = val == "" || val == "true"
-			case "providers":
-				d.providersArg = val
-			}
-		}
+		d.provider, d.dependsOn, d.sensitive, d.providersArg = args.Provider, args.DependsOn, args.Sensitive, args.Providers
 		switch kind {
 		case declResource, declData, declEphemeral:
 			d.mode = map[declKind]config.ResourceMode{declResource: config.ManagedMode, declData: config.DataMode, declEphemeral: config.EphemeralMode}[kind]

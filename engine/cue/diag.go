@@ -9,6 +9,8 @@ import (
 	"cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tofucue/tofucue/cueform"
 )
 
 // rangeOf is the source range of a CUE position: the point itself, nil
@@ -55,7 +57,7 @@ func errorDiags(err error, summary string, fallback *hcl.Range) hcl.Diagnostics 
 // inLibrary reports whether p is in a file of the function library that
 // the converter adds to a module, its package tofu.
 func inLibrary(p token.Pos) bool {
-	return filepath.Base(filepath.Dir(p.Filename())) == "tofu"
+	return filepath.Base(filepath.Dir(p.Filename())) == cueform.Library
 }
 
 // fatal reports whether v is an error that more information cannot mend:

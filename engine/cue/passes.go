@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/cueform"
 	"github.com/tofucue/tofucue/engine/mock"
 	"github.com/tofucue/tofucue/engine/plan"
 )
@@ -740,8 +741,8 @@ func (p *planner) conditions(cur cue.Value) {
 		iv := cur.LookupPath(in.path)
 		found := false
 		for _, c := range [...]struct{ field, summary string }{
-			{"_precondition", "Resource precondition failed"},
-			{"_postcondition", "Resource postcondition failed"},
+			{cueform.Preconditions, "Resource precondition failed"},
+			{cueform.Postconditions, "Resource postcondition failed"},
 		} {
 			cv, _ := hiddenField(iv, c.field, p.pkg)
 			if !cv.Exists() {
@@ -773,7 +774,7 @@ func (p *planner) provisioners(cur cue.Value) {
 		if without[in.d] || in.rec == nil {
 			continue
 		}
-		pv, _ := hiddenField(cur.LookupPath(in.path), "_provisioner", p.pkg)
+		pv, _ := hiddenField(cur.LookupPath(in.path), cueform.Provisioners, p.pkg)
 		if !pv.Exists() {
 			without[in.d] = true
 			continue

@@ -17,6 +17,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/cueform"
 	"github.com/tofucue/tofucue/engine/mock"
 	"github.com/tofucue/tofucue/engine/plan"
 	"github.com/tofucue/tofucue/internal/interrupt"
@@ -597,7 +598,7 @@ func checkRules(v cue.Value) []*decl {
 		return nil
 	}
 	for it.Next() {
-		if it.Selector().String() != "_check" {
+		if it.Selector().String() != cueform.CheckRoot {
 			continue
 		}
 		cit, err := it.Value().Fields()
