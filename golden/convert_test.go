@@ -1,6 +1,8 @@
 package golden_test
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,8 +68,46 @@ func TestConvert(t *testing.T) {
 		if len(extra) > 0 {
 			out["eval"] = evaluated(t, v)
 		}
+		if r.Complete() {
+			stockCue(t, r)
+		}
 		return out
 	})
+}
+
+// stockCue runs the stock cue command that TOFUCUE_CUE names (.ci/run
+// installs the one of go.mod's cuelang.org/go version) on the converted
+// module written out: cue vet ./... with incomplete values allowed (the
+// inputs without defaults, the provider's computed attributes), and cue
+// fmt --check ./..., over the module and its tofu library. Without
+// TOFUCUE_CUE it does nothing.
+func stockCue(t *testing.T, r *convert.Result) {
+	t.Helper()
+	cueCmd := os.Getenv("TOFUCUE_CUE")
+	if cueCmd == "" {
+		return
+	}
+	files, err := r.OutputFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, b := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"vet", "-c=false", "./..."}, {"fmt", "--check", "./..."}} {
+		cmd := exec.Command(cueCmd, args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("cue %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
 }
 
 // evaluated writes the regular fields of v as CUE, as the article shows a
