@@ -184,8 +184,9 @@ func (c *converter) importInstances(b *hclsyntax.Block, fe *hclsyntax.Attribute,
 	c.push(map[string]binding{"each": {cue: eachName, known: c.knownIn(fe.Expr)}, "": {cue: k, key: k, value: v}})
 	inst := single()
 	toX := c.addressString(toAttr.Expr)
-	c.pop()
 	inst.Elts = append(inst.Elts, field(ident("to"), toX))
+	inst = inlineEach(inst, eachName, keyExpr, v).(*ast.StructLit)
+	c.pop()
 	inst = withLet(inst, eachName, &ast.StructLit{Elts: []ast.Decl{field(ident("key"), keyExpr), field(ident("value"), ident(v))}}).(*ast.StructLit)
 	label := keyExpr
 	if sk != kindMap && !set {

@@ -56,11 +56,13 @@
 // # Instances
 //
 // count and for_each give a multi-instance declaration, marked [*]: a list
-// for count and a struct keyed by instance key for for_each. count.index,
-// each.key and each.value are let bindings inside each instance:
+// for count and a struct keyed by instance key for for_each. count.index
+// is a let binding inside each instance, and each.key and each.value are
+// the comprehension's own variables (a let each = {key: k, value: v} is
+// written only where each is read otherwise):
 //
 //	[for i in list.Range(0, N, 1) {let count = {index: i}, ...}]
-//	{{}, for k, v in X {(k): {let each = {key: k, value: v}, ...}}}
+//	{{}, for k, v in X {(k): {cidr_block: v.cidr, name: k}}}
 //
 // The {} beside a for comprehension that builds a struct (for_each, a for
 // expression in braces, a map converted to its type) is there for

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/ast/astutil"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -94,10 +95,11 @@ func wrapIf(d *ast.Field, cond ast.Expr) ast.Decl {
 // instances builds the value of a declaration that may have count,
 // for_each or lifecycle { enabled }: the single instance's value, a list
 // (count) or a struct keyed by instance key (for_each). Inside an
-// instance, count.index and each.key/each.value are let bindings:
+// instance, count.index is a let binding, and each.key and each.value are
+// the comprehension's variables (inlineEach):
 //
 //	[for i in list.Range(0, N, 1) {let count = {index: i}, ...}]
-//	{for k, v in X {(k): {let each = {key: k, value: v}, ...}}}
+//	{for k, v in X {(k): {cidr_block: v.cidr, name: k}}}
 //
 // count = COND ? 1 : 0, the idiom of nearly every count in practice, is
 // [if COND {...}]. enabled is returned as a condition for the caller.
@@ -139,7 +141,7 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 			fc = &ast.ForClause{Key: ident(k), Value: ident(v), Source: c.lib("forEach", src)}
 		}
 		c.push(map[string]binding{"each": {cue: eachName, known: c.knownIn(forEach), forEach: forEach}, "": {cue: k, key: k, value: v}})
-		inst := body()
+		inst := inlineEach(body(), eachName, keyExpr, v)
 		c.pop()
 		inst = withLet(inst, eachName, &ast.StructLit{Elts: []ast.Decl{field(ident("key"), keyExpr), field(ident("value"), ident(v))}})
 		return structFor([]ast.Clause{fc}, keyExpr, inst), true, nil
@@ -193,6 +195,33 @@ func withLet(inst ast.Expr, name string, value ast.Expr) ast.Expr {
 	}
 	s.Elts = append([]ast.Decl{&ast.LetClause{Ident: ident(name), Expr: value}}, s.Elts...)
 	return s
+}
+
+// inlineEach writes each.key and each.value in inst as the comprehension's
+// variables they are, key (k, or v for a set of strings) and v, so that
+// the let each = {key: k, value: v} is left only where each is read
+// otherwise (withLet drops it when nothing reads it). No name inside inst
+// shadows k or v: they are bound while it is converted (fresh).
+func inlineEach(inst ast.Expr, each string, key ast.Expr, v string) ast.Expr {
+	keyName := identName(key)
+	return astutil.Apply(inst, func(c astutil.Cursor) bool {
+		sel, ok := c.Node().(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if x, ok := sel.X.(*ast.Ident); !ok || x.Name != each {
+			return true
+		}
+		switch identName(sel.Sel) {
+		case "key":
+			if keyName != "" {
+				c.Replace(ident(keyName))
+			}
+		case "value":
+			c.Replace(ident(v))
+		}
+		return true
+	}, nil).(ast.Expr)
 }
 
 // refersTo reports whether the identifier name occurs in n.
