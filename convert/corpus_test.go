@@ -9,6 +9,18 @@ import (
 	"github.com/tofucue/tofucue/internal/corpus"
 )
 
+// corpusModules lists the corpus's module directories that convert takes
+// (not the templates that generators copy from), with their paths below
+// the corpus.
+func corpusModules(t *testing.T) (dirs, rels []string) {
+	for _, dir := range corpus.ModuleDirs(t) {
+		if dir.NotModule == "" && corpus.Templates[dir.Rel] == "" {
+			dirs, rels = append(dirs, dir.Path), append(rels, dir.Rel)
+		}
+	}
+	return dirs, rels
+}
+
 // TestCorpus converts every corpus module. It must not crash, and every
 // converted module, module trees included, must pass the check hcl2cue
 // convert makes (checkLoads: it loads with cue/load, and a module is
@@ -19,12 +31,7 @@ func TestCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus conversion is not short")
 	}
-	var dirs, rels []string
-	for _, dir := range corpus.ModuleDirs(t) {
-		if dir.NotModule == "" && corpus.Templates[dir.Rel] == "" {
-			dirs, rels = append(dirs, dir.Path), append(rels, dir.Rel)
-		}
-	}
+	dirs, rels := corpusModules(t)
 	// As hcl2cue convert converts them: in parallel, each checked.
 	s := Batch(dirs, BatchOptions{Options: Options{Sources: config.NewSources(config.SourceOptions{AllowRead: corpus.AllowRead(t)})}}, nil)
 	full, partial, failed, checkErrors, trees := 0, 0, 0, 0, 0

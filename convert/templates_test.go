@@ -148,12 +148,7 @@ func TestCorpusBatchSameAsAlone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus conversion is not short")
 	}
-	var dirs, rels []string
-	for _, dir := range corpus.ModuleDirs(t) {
-		if dir.NotModule == "" && corpus.Templates[dir.Rel] == "" {
-			dirs, rels = append(dirs, dir.Path), append(rels, dir.Rel)
-		}
-	}
+	dirs, rels := corpusModules(t)
 	allow := corpus.AllowRead(t)
 	cache := newTemplateCache()
 	s := Batch(dirs, BatchOptions{Options: Options{Sources: config.NewSources(config.SourceOptions{AllowRead: allow}), templates: cache}}, nil)

@@ -9,13 +9,12 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/internal/workers"
 	"github.com/tofucue/tofucue/report"
 	"github.com/tofucue/tofucue/rules"
 )
@@ -73,28 +72,13 @@ func Run(targets []Target, opts Options) (*report.Report, hcl.Diagnostics) {
 		files    map[string]*hcl.File
 	}
 	results := make([]result, len(targets))
-	jobs := opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(jobs, len(targets)) {
-		wg.Go(func() {
-			for i := range next {
-				if opts.Context != nil && opts.Context.Err() != nil {
-					continue // interrupted: let the rest go by
-				}
-				f, d, files := lintOne(targets[i], setups[i], opts)
-				results[i] = result{f, d, files}
-			}
-		})
-	}
-	for i := range targets {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	workers.Each(len(targets), opts.Jobs, func(i int) {
+		if opts.Context != nil && opts.Context.Err() != nil {
+			return // interrupted: let the rest go by
+		}
+		f, d, files := lintOne(targets[i], setups[i], opts)
+		results[i] = result{f, d, files}
+	})
 
 	rep := &report.Report{Files: map[string]*hcl.File{}}
 	ran := map[*rules.Rule]bool{}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/tools/flow"
 
@@ -44,17 +45,7 @@ r: bad: {id: "i", n: data.x.y[0].json} @resource(r.bad)
 			if c.name != "no error" && v.Err() == nil {
 				t.Fatal("the program is not an error: the case tests nothing")
 			}
-			ds, diags := findDecls(v, true, programPackage(v))
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
-			var res []*decl
-			for _, d := range ds {
-				if d.kind == declResource || d.kind == declData {
-					d.index = len(res)
-					res = append(res, d)
-				}
-			}
+			res := resourceDecls(t, v)
 			if got := dependencies(v, res); !reflect.DeepEqual(got, c.want) {
 				var names []string
 				for _, d := range res {
@@ -64,6 +55,24 @@ r: bad: {id: "i", n: data.x.y[0].json} @resource(r.bad)
 			}
 		})
 	}
+}
+
+// resourceDecls finds v's declarations and keeps its resources and data
+// sources, numbered as the planner numbers the tasks of its graph.
+func resourceDecls(t *testing.T, v cue.Value) []*decl {
+	t.Helper()
+	ds, diags := findDecls(v, true, programPackage(v))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var res []*decl
+	for _, d := range ds {
+		if d.kind == declResource || d.kind == declData {
+			d.index = len(res)
+			res = append(res, d)
+		}
+	}
+	return res
 }
 
 // A list outside the declarations is a task of its own, so that
@@ -83,17 +92,7 @@ r: y: {p: [[[[_local_ids[0]]]]], q: _local_deep} @resource(r.y)
 output: o: [[_local_ids, ` + deep + `]] @output(o)
 `
 	v := cuecontext.New().CompileString(src)
-	ds, diags := findDecls(v, true, programPackage(v))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	var res []*decl
-	for _, d := range ds {
-		if d.kind == declResource || d.kind == declData {
-			d.index = len(res)
-			res = append(res, d)
-		}
-	}
+	res := resourceDecls(t, v)
 	want := map[int][]int{2: {0, 1}, 3: {0, 1}}
 	if got := dependencies(v, res); !reflect.DeepEqual(got, want) {
 		t.Errorf("dependencies: %v, want %v", got, want)

@@ -10,11 +10,9 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/hashicorp/hcl/v2"
@@ -25,6 +23,7 @@ import (
 	hclengine "github.com/tofucue/tofucue/engine/hcl"
 	"github.com/tofucue/tofucue/engine/inputs"
 	"github.com/tofucue/tofucue/engine/verify"
+	"github.com/tofucue/tofucue/internal/workers"
 	"github.com/tofucue/tofucue/lint"
 	"github.com/tofucue/tofucue/report"
 )
@@ -307,27 +306,11 @@ const (
 // for a module not verified.
 func (r *convertRun) verifyAll(s *convert.Summary, dirs []string) []string {
 	out := make([]string, len(dirs))
-	jobs := r.jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range jobs {
-		wg.Go(func() {
-			for i := range next {
-				out[i] = r.verifyOne(dirs[i])
-			}
-		})
-	}
-	for i, m := range s.Modules {
-		if m.Status() != convert.Converted || r.ctx.Err() != nil {
-			continue
+	workers.Each(len(dirs), r.jobs, func(i int) {
+		if s.Modules[i].Status() == convert.Converted && r.ctx.Err() == nil {
+			out[i] = r.verifyOne(dirs[i])
 		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	})
 	return out
 }
 
