@@ -24,9 +24,9 @@ var collectionFuncs = map[string]function{
 		}
 		return cl.c.libList("coalescelist", cl.argList())
 	}},
-	"compact":  {how: byLibrary, note: "`tofu.#compact`: the elements that are neither null nor \"\", as strings", result: kindList, conv: libCall("compact", 1, 1)},
+	"compact":  {how: byLibrary, note: "`tofu.#compact`: the elements that are neither null nor \"\", as strings; of a list known to hold strings, `[for x in l if x != null if x != \"\" {x}]`", result: kindList, conv: convCompact},
 	"contains": {how: byLibrary, note: "`tofu.#contains`: compares numbers by value (1 equals 1.0); an element not known yet leaves the answer not known unless another equals the value, where `list.Contains` says false", result: kindBool, conv: libCall("contains", 2, 2)},
-	"distinct": {how: byLibrary, note: "`tofu.#distinct`: each element where it first occurs; not known while an element is not known, as in OpenTofu", result: kindList, conv: libCall("distinct", 1, 1)},
+	"distinct": {how: byLibrary, note: "`tofu.#distinct`: each element where it first occurs; not known while an element is not known, as in OpenTofu (`tofu.#distinctstrings` for a list known to hold strings)", result: kindList, conv: convDistinct},
 	"element":  {how: byLibrary, note: "`tofu.#element`: `l[mod(i, len(l))]`, so the index wraps around and a negative one counts from the end", conv: libCall("element", 2, 2)},
 	"flatten":  {how: byLibrary, note: "`tofu.#flatten`: `list.FlattenN(l, -1)`, not known while an element is a list not known yet (a computed list before apply), as in OpenTofu, where FlattenN keeps it as one element", result: kindList, conv: libCall("flatten", 1, 1)},
 	"index":    {how: byLibrary, note: "`tofu.#index`: the index of the first equal element; none is an error", result: kindInt, conv: libCall("index", 2, 2)},
@@ -223,6 +223,36 @@ func isStringsType(t cty.Type) bool {
 		return true
 	}
 	return false
+}
+
+// convCompact writes compact(l). Of a list known to hold strings it is
+// the library's comprehension without the conversion of each element to
+// a string, whose kind test evaluates the element again: in a chain of
+// module calls that each compact the list the one before gave on, that
+// is more work at each call.
+func convCompact(cl *call) ast.Expr {
+	if cl.expand || !cl.arity(1, 1) || !cl.c.stringList(cl.src[0], 0) {
+		return libCall("compact", 1, 1)(cl)
+	}
+	x := ident(cl.c.fresh("x"))
+	return list(&ast.Comprehension{
+		Clauses: []ast.Clause{
+			&ast.ForClause{Value: x, Source: cl.args[0]},
+			&ast.IfClause{Condition: binary(token.NEQ, x, ast.NewNull())},
+			&ast.IfClause{Condition: binary(token.NEQ, x, stringLit(""))},
+		},
+		Value: embed(x),
+	})
+}
+
+// convDistinct writes distinct(l): tofu.#distinctstrings, without the
+// kind tests of #unify, for a list known to hold strings (see
+// convCompact).
+func convDistinct(cl *call) ast.Expr {
+	if cl.expand || !cl.arity(1, 1) || !cl.c.stringList(cl.src[0], 0) {
+		return libCall("distinct", 1, 1)(cl)
+	}
+	return cl.lib("distinctstrings", cl.args[0])
 }
 
 // convKeys writes keys(m): the keys of a struct, sorted.
