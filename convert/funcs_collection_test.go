@@ -32,6 +32,13 @@ func TestCollectionFunctionsSameAsOpenTofu(t *testing.T) {
 		`distinct([for s in ["B", "a", "b"] : lower(s)])`,
 		`distinct(compact(["b", "", "a", "b"]))`,
 		`distinct(split(",", "x,y,x,,y"))`,
+		// Strings told apart by a struct's labels, in the order first
+		// seen, whatever they look like as labels.
+		`distinct(["_a", "#b", "", "_a", "a b", "", "$${x}", "#b"])`,
+		`distinct([for s in ["_A", "#b", "", "_a"] : lower(s)])`,
+		`distinct(["1", 1, "2", 2])`,
+		`distinct(["a", null, "a", null])`,
+		`distinct([true, false, true])`,
 		`contains(["a", "b"], "b")`,
 		`contains(["a", "b"], "c")`,
 		`contains([1, 2, 3], 2)`,
