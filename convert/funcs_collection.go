@@ -124,7 +124,51 @@ func (cl *call) strArg(i int) ast.Expr {
 	case kindInt, kindBool:
 		return interpolation([]any{cl.args[i]})
 	}
-	return cl.lib("tostring", cl.args[i])
+	return cl.c.tostring(cl.args[i])
+}
+
+// tostring is x, of a kind not known, as a string, as tofu.#tostring
+// converts it. Where x is a reference, a known string is told by a
+// builtin first and interpolated:
+//
+//	[if strings.MinRunes(x, 0) != _|_ {"\(x)"}, if strings.MinRunes(x, 0) == _|_ {(tofu.#tostring & {#args: [x]}).out}][0]
+//
+// The library's instance unifies its argument with #args, which evaluates
+// x's expression again, and its kind tests unify x again: where x is a
+// value a chain of module calls passes on (null-label's context), each
+// call would pay for the whole chain. A builtin's argument and an
+// interpolation take x's value, and the clause of a false if is not
+// evaluated. MinRunes takes only a string: a value not known yet
+// (string), null, a number or a bool goes to the library, as before; a
+// default is taken (*"a" | string is "a", *null | string null).
+func (c *converter) tostring(x ast.Expr) ast.Expr {
+	if !plainRef(x) {
+		return c.lib("tostring", x)
+	}
+	isString := func(op token.Token) ast.Expr {
+		return binary(op, c.std("strings", "MinRunes", x, intLit(0)), &ast.BottomLit{})
+	}
+	return index(list(
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: isString(token.NEQ)}}, Value: asStruct(interpolation([]any{x}))},
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: isString(token.EQL)}}, Value: asStruct(c.lib("tostring", x))},
+	), intLit(0))
+}
+
+// plainRef reports whether x is a reference, a name followed by
+// selectors and constant indexes: an expression cheap to write twice.
+func plainRef(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return plainRef(x.X)
+	case *ast.IndexExpr:
+		switch x.Index.(type) {
+		case *ast.BasicLit, *ast.Ident:
+			return plainRef(x.X)
+		}
+	}
+	return false
 }
 
 // constString is argument i when it is a constant string: a literal, or

@@ -185,3 +185,35 @@ func TestStringListForms(t *testing.T) {
 		})
 	}
 }
+
+// TestReferenceTestForms checks the forms written for a reference of a
+// kind not known: its conversion to a string tells a known string with
+// strings.MinRunes and interpolates it, and its null test tells a value
+// len takes, before the library's and the guard's unifications, which
+// evaluate the reference's expression again. Another expression keeps
+// the library's form.
+func TestReferenceTestForms(t *testing.T) {
+	for _, tc := range []struct{ src, want, not string }{
+		{`lower(var.a)`, `if strings.MinRunes(_var.a, 0) != _|_ {`, "\x00"},
+		{`lower(var.a.name)`, `"\(_var.a.name)"`, "\x00"},
+		{`lower(var.a[0])`, `strings.MinRunes(_var.a[0], 0) == _|_`, "\x00"},
+		{`lower(var.a == null ? "x" : var.a)`, "tofu.#tostring", "MinRunes"},
+		{`var.a == null`, `if len(_var.a) != _|_ {`, "\x00"},
+		{`var.l != null`, `if len(_var.l) == _|_ if (*(_var.l & null) | 0) != null {`, "\x00"},
+		{`var.f == null`, "_var.f == null", "len("},
+	} {
+		t.Run(tc.src, func(t *testing.T) {
+			r, _ := convertSource(t, map[string]string{"main.tf": "variable \"f\" {\n  type = string\n}\nvariable \"l\" {\n  type = list(string)\n}\nvariable \"a\" {\n  type = any\n}\noutput \"x\" {\n  value = " + tc.src + "\n}\n"})
+			if r.Diagnostics.HasErrors() {
+				t.Fatalf("%s: not converted: %s", tc.src, r.Diagnostics.Error())
+			}
+			var src string
+			for _, f := range r.Files {
+				src += string(f.Source)
+			}
+			if !strings.Contains(src, tc.want) || strings.Contains(src, tc.not) {
+				t.Errorf("%s: want %q and not %q in:\n%s", tc.src, tc.want, tc.not, src)
+			}
+		})
+	}
+}
