@@ -32,8 +32,8 @@ func TestCollectionFunctionsSameAsOpenTofu(t *testing.T) {
 		`distinct([for s in ["B", "a", "b"] : lower(s)])`,
 		`distinct(compact(["b", "", "a", "b"]))`,
 		`distinct(split(",", "x,y,x,,y"))`,
-		// Strings told apart by a struct's labels, in the order first
-		// seen, whatever they look like as labels.
+		// Strings that would be awkward as CUE labels, in the order
+		// first seen.
 		`distinct(["_a", "#b", "", "_a", "a b", "", "$${x}", "#b"])`,
 		`distinct([for s in ["_A", "#b", "", "_a"] : lower(s)])`,
 		`distinct(["1", 1, "2", 2])`,
