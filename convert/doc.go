@@ -189,12 +189,12 @@
 //   - cidrsubnets (tofu library): `tofu.#cidrsubnets`: consecutive aligned subnets, as OpenTofu allocates them
 //   - coalesce (CUE expression): `[for x in [a] if x != null && x != "" {x}, [for x in [b] if ... {x}][0]][0]`: the first argument neither null nor "" decides, whatever follows
 //   - coalescelist (tofu library): `tofu.#coalescelist`: the first argument that is neither null nor empty
-//   - compact (tofu library): `tofu.#compact`: the elements that are neither null nor "", as strings
+//   - compact (tofu library): `tofu.#compact`: the elements that are neither null nor "", as strings; of a list known to hold strings, `[for x in l if x != null if x != "" {x}]`
 //   - concat (CUE standard library): `list.Concat([a, b])`
 //   - contains (tofu library): `tofu.#contains`: compares numbers by value (1 equals 1.0); an element not known yet leaves the answer not known unless another equals the value, where `list.Contains` says false
 //   - csvdecode (tofu library): `tofu.#csvdecode`: `csv.Decode` with the header line's names as keys; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded
 //   - dirname (CUE standard library): `path.Dir(p, path.Unix)`
-//   - distinct (tofu library): `tofu.#distinct`: each element where it first occurs; not known while an element is not known, as in OpenTofu
+//   - distinct (tofu library): `tofu.#distinct`: each element where it first occurs; not known while an element is not known, as in OpenTofu (`tofu.#distinctstrings` for a list known to hold strings)
 //   - element (tofu library): `tofu.#element`: `l[mod(i, len(l))]`, so the index wraps around and a negative one counts from the end
 //   - endswith (CUE standard library): `strings.HasSuffix(s, suffix)`
 //   - file (at conversion): worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; also inside a for expression over such values (a fileset); otherwise not converted
@@ -219,7 +219,7 @@
 //   - jsondecode (CUE standard library): `json.Unmarshal(s)`; a JSON object with a repeated key, which OpenTofu reads as its last value, is an error in CUE; decoded text not in Unicode NFC (OpenTofu normalizes it) stays as decoded
 //   - jsonencode (tofu library): `tofu.#jsonencode`: keys sorted, < > & escaped, whole numbers without a fraction, as OpenTofu writes them; values may nest lists and objects 8 levels deep (a deeper one is an error); the encoding of a value not known yet is not known
 //   - keys (CUE standard library): `list.SortStrings([for k, _ in m {k}])`: keys in lexical order
-//   - length (CUE expression): `len(x)` for lists and maps; `tofu.#length` counts a string's characters
+//   - length (CUE expression): `len(x)` for lists and maps, `len(strings.Runes(s))` for a string; `tofu.#length` counts a string's characters where the kind is not known
 //   - log (tofu library): `tofu.#log`: ln(x)/ln(base) computed on float64 values, as OpenTofu does, so that log(1000, 10) is 2.9999999999999996 in both
 //   - lookup (CUE expression): `m[k]`, and with a default `tofu.#lookup`, which decides from the map's keys whether to take the default, so that an element not known yet leaves the result unknown; a map not known yet (a computed map attribute) has no keys yet and gives the default, where OpenTofu's result is unknown
 //   - lower (CUE standard library): `strings.ToLower(s)`

@@ -38,12 +38,14 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 	case *hclsyntax.IndexExpr:
 		coll, _ := c.expr(e.Collection)
 		key, _ := c.expr(e.Key)
-		k := kindUnknown
-		if ty, ok := c.variableType(e); ok {
-			// var.names[count.index]: an element of the variable's type.
-			k = kindOfType(ty)
+		// var.names[count.index]: an element of the variable's type;
+		// local.labels[l]: an attribute of an object whose attributes
+		// are all of one type (typeOf).
+		ty, ok := c.variableType(e)
+		if !ok {
+			ty = c.typeOf(e)
 		}
-		return index(coll, key), k
+		return index(coll, key), kindOfType(ty)
 	case *hclsyntax.FunctionCallExpr:
 		if x, k, ok := c.foldEach(e); ok {
 			return x, k

@@ -24,9 +24,9 @@ var collectionFuncs = map[string]function{
 		}
 		return cl.c.libList("coalescelist", cl.argList())
 	}},
-	"compact":  {how: byLibrary, note: "`tofu.#compact`: the elements that are neither null nor \"\", as strings", result: kindList, conv: libCall("compact", 1, 1)},
+	"compact":  {how: byLibrary, note: "`tofu.#compact`: the elements that are neither null nor \"\", as strings; of a list known to hold strings, `[for x in l if x != null if x != \"\" {x}]`", result: kindList, conv: convCompact},
 	"contains": {how: byLibrary, note: "`tofu.#contains`: compares numbers by value (1 equals 1.0); an element not known yet leaves the answer not known unless another equals the value, where `list.Contains` says false", result: kindBool, conv: libCall("contains", 2, 2)},
-	"distinct": {how: byLibrary, note: "`tofu.#distinct`: each element where it first occurs; not known while an element is not known, as in OpenTofu", result: kindList, conv: libCall("distinct", 1, 1)},
+	"distinct": {how: byLibrary, note: "`tofu.#distinct`: each element where it first occurs; not known while an element is not known, as in OpenTofu (`tofu.#distinctstrings` for a list known to hold strings)", result: kindList, conv: convDistinct},
 	"element":  {how: byLibrary, note: "`tofu.#element`: `l[mod(i, len(l))]`, so the index wraps around and a negative one counts from the end", conv: libCall("element", 2, 2)},
 	"flatten":  {how: byLibrary, note: "`tofu.#flatten`: `list.FlattenN(l, -1)`, not known while an element is a list not known yet (a computed list before apply), as in OpenTofu, where FlattenN keeps it as one element", result: kindList, conv: libCall("flatten", 1, 1)},
 	"index":    {how: byLibrary, note: "`tofu.#index`: the index of the first equal element; none is an error", result: kindInt, conv: libCall("index", 2, 2)},
@@ -124,7 +124,51 @@ func (cl *call) strArg(i int) ast.Expr {
 	case kindInt, kindBool:
 		return interpolation([]any{cl.args[i]})
 	}
-	return cl.lib("tostring", cl.args[i])
+	return cl.c.tostring(cl.args[i])
+}
+
+// tostring is x, of a kind not known, as a string, as tofu.#tostring
+// converts it. Where x is a reference, a known string is told by a
+// builtin first and interpolated:
+//
+//	[if strings.MinRunes(x, 0) != _|_ {"\(x)"}, if strings.MinRunes(x, 0) == _|_ {(tofu.#tostring & {#args: [x]}).out}][0]
+//
+// The library's instance unifies its argument with #args, which evaluates
+// x's expression again, and its kind tests unify x again: where x is a
+// value a chain of module calls passes on (null-label's context), each
+// call would pay for the whole chain. A builtin's argument and an
+// interpolation take x's value, and the clause of a false if is not
+// evaluated. MinRunes takes only a string: a value not known yet
+// (string), null, a number or a bool goes to the library, as before; a
+// default is taken (*"a" | string is "a", *null | string null).
+func (c *converter) tostring(x ast.Expr) ast.Expr {
+	if !plainRef(x) {
+		return c.lib("tostring", x)
+	}
+	isString := func(op token.Token) ast.Expr {
+		return binary(op, c.std("strings", "MinRunes", x, intLit(0)), &ast.BottomLit{})
+	}
+	return index(list(
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: isString(token.NEQ)}}, Value: asStruct(interpolation([]any{x}))},
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: isString(token.EQL)}}, Value: asStruct(c.lib("tostring", x))},
+	), intLit(0))
+}
+
+// plainRef reports whether x is a reference, a name followed by
+// selectors and constant indexes: an expression cheap to write twice.
+func plainRef(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return plainRef(x.X)
+	case *ast.IndexExpr:
+		switch x.Index.(type) {
+		case *ast.BasicLit, *ast.Ident:
+			return plainRef(x.X)
+		}
+	}
+	return false
 }
 
 // constString is argument i when it is a constant string: a literal, or
@@ -223,6 +267,36 @@ func isStringsType(t cty.Type) bool {
 		return true
 	}
 	return false
+}
+
+// convCompact writes compact(l). Of a list known to hold strings it is
+// the library's comprehension without the conversion of each element to
+// a string, whose kind test evaluates the element again: in a chain of
+// module calls that each compact the list the one before gave on, that
+// is more work at each call.
+func convCompact(cl *call) ast.Expr {
+	if cl.expand || !cl.arity(1, 1) || !cl.c.stringList(cl.src[0], 0) {
+		return libCall("compact", 1, 1)(cl)
+	}
+	x := ident(cl.c.fresh("x"))
+	return list(&ast.Comprehension{
+		Clauses: []ast.Clause{
+			&ast.ForClause{Value: x, Source: cl.args[0]},
+			&ast.IfClause{Condition: binary(token.NEQ, x, ast.NewNull())},
+			&ast.IfClause{Condition: binary(token.NEQ, x, stringLit(""))},
+		},
+		Value: embed(x),
+	})
+}
+
+// convDistinct writes distinct(l): tofu.#distinctstrings, without the
+// kind tests of #unify, for a list known to hold strings (see
+// convCompact).
+func convDistinct(cl *call) ast.Expr {
+	if cl.expand || !cl.arity(1, 1) || !cl.c.stringList(cl.src[0], 0) {
+		return libCall("distinct", 1, 1)(cl)
+	}
+	return cl.lib("distinctstrings", cl.args[0])
 }
 
 // convKeys writes keys(m): the keys of a struct, sorted.

@@ -24,6 +24,21 @@ func TestCollectionFunctionsSameAsOpenTofu(t *testing.T) {
 		`compact([])`,
 		`compact([1, "", "x"])`,
 		`compact(["a", true, 1.5, null, "", "b"])`,
+		// Lists known to hold strings: compact and distinct without the
+		// kind test of each element.
+		`compact(["a", "", "b", ""])`,
+		`compact([for s in ["A", "", "B"] : lower(s)])`,
+		`compact(distinct(["a", "", "a", "b"]))`,
+		`distinct([for s in ["B", "a", "b"] : lower(s)])`,
+		`distinct(compact(["b", "", "a", "b"]))`,
+		`distinct(split(",", "x,y,x,,y"))`,
+		// Strings that would be awkward as CUE labels, in the order
+		// first seen.
+		`distinct(["_a", "#b", "", "_a", "a b", "", "$${x}", "#b"])`,
+		`distinct([for s in ["_A", "#b", "", "_a"] : lower(s)])`,
+		`distinct(["1", 1, "2", 2])`,
+		`distinct(["a", null, "a", null])`,
+		`distinct([true, false, true])`,
 		`contains(["a", "b"], "b")`,
 		`contains(["a", "b"], "c")`,
 		`contains([1, 2, 3], 2)`,
@@ -133,6 +148,71 @@ func TestFunctionsNotConverted(t *testing.T) {
 			}
 			if d := r.Diagnostics.Error(); !strings.Contains(d, tc.want) {
 				t.Errorf("%s: diagnostics %q do not say %q", tc.src, d, tc.want)
+			}
+		})
+	}
+}
+
+// TestStringListForms checks the forms of compact, distinct and length
+// where the converter proves that the list holds strings, or the value is
+// a string: no library definition with a kind test of each element, which
+// would evaluate the element again (see typeOf). A list not known to hold
+// strings keeps the library's definitions.
+func TestStringListForms(t *testing.T) {
+	for _, tc := range []struct{ src, want, not string }{
+		{`compact(var.l)`, `if x != null if x != ""`, "tofu.#compact"},
+		{`compact([for s in var.l : lower(s)])`, `if x != null if x != ""`, "tofu.#compact"},
+		{`distinct(var.l)`, "tofu.#distinctstrings", "tofu.#distinct &"},
+		{`distinct(compact(var.a))`, "tofu.#distinctstrings", "tofu.#distinct &"},
+		{`length(var.f)`, "len(strings.Runes(_var.f))", "tofu.#length"},
+		{`[for k in var.l : length({a = var.f, b = "x"}[k])]`, "len(strings.Runes(", "tofu.#length"},
+		{`compact(var.a)`, "tofu.#compact", "if x != null"},
+		{`distinct(var.a)`, "tofu.#distinct &", "#distinctstrings"},
+		{`[for k in var.l : length({a = var.f, b = 1}[k])]`, "tofu.#length", "strings.Runes"},
+	} {
+		t.Run(tc.src, func(t *testing.T) {
+			r, _ := convertSource(t, map[string]string{"main.tf": "variable \"f\" {\n  type = string\n}\nvariable \"l\" {\n  type = list(string)\n}\nvariable \"a\" {\n  type = any\n}\noutput \"x\" {\n  value = " + tc.src + "\n}\n"})
+			if r.Diagnostics.HasErrors() {
+				t.Fatalf("%s: not converted: %s", tc.src, r.Diagnostics.Error())
+			}
+			var src string
+			for _, f := range r.Files {
+				src += string(f.Source)
+			}
+			if !strings.Contains(src, tc.want) || strings.Contains(src, tc.not) {
+				t.Errorf("%s: want %q and not %q in:\n%s", tc.src, tc.want, tc.not, src)
+			}
+		})
+	}
+}
+
+// TestReferenceTestForms checks the forms written for a reference of a
+// kind not known: its conversion to a string tells a known string with
+// strings.MinRunes and interpolates it, and its null test tells a value
+// len takes, before the library's and the guard's unifications, which
+// evaluate the reference's expression again. Another expression keeps
+// the library's form.
+func TestReferenceTestForms(t *testing.T) {
+	for _, tc := range []struct{ src, want, not string }{
+		{`lower(var.a)`, `if strings.MinRunes(_var.a, 0) != _|_ {`, "\x00"},
+		{`lower(var.a.name)`, `"\(_var.a.name)"`, "\x00"},
+		{`lower(var.a[0])`, `strings.MinRunes(_var.a[0], 0) == _|_`, "\x00"},
+		{`lower(var.a == null ? "x" : var.a)`, "tofu.#tostring", "MinRunes"},
+		{`var.a == null`, `if len(_var.a) != _|_ {`, "\x00"},
+		{`var.l != null`, `if len(_var.l) == _|_ if (*(_var.l & null) | 0) != null {`, "\x00"},
+		{`var.f == null`, "_var.f == null", "len("},
+	} {
+		t.Run(tc.src, func(t *testing.T) {
+			r, _ := convertSource(t, map[string]string{"main.tf": "variable \"f\" {\n  type = string\n}\nvariable \"l\" {\n  type = list(string)\n}\nvariable \"a\" {\n  type = any\n}\noutput \"x\" {\n  value = " + tc.src + "\n}\n"})
+			if r.Diagnostics.HasErrors() {
+				t.Fatalf("%s: not converted: %s", tc.src, r.Diagnostics.Error())
+			}
+			var src string
+			for _, f := range r.Files {
+				src += string(f.Source)
+			}
+			if !strings.Contains(src, tc.want) || strings.Contains(src, tc.not) {
+				t.Errorf("%s: want %q and not %q in:\n%s", tc.src, tc.want, tc.not, src)
 			}
 		})
 	}

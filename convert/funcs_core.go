@@ -114,13 +114,17 @@ var coreFuncs = map[string]function{
 		}
 		return out
 	}},
-	"length": {how: byExpr, note: "`len(x)` for lists and maps; `tofu.#length` counts a string's characters", result: kindInt, conv: func(cl *call) ast.Expr {
+	"length": {how: byExpr, note: "`len(x)` for lists and maps, `len(strings.Runes(s))` for a string; `tofu.#length` counts a string's characters where the kind is not known", result: kindInt, conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("length takes one argument.")
 		}
 		switch cl.kinds[0] {
 		case kindList, kindMap:
 			return ast.NewCall(ident("len"), cl.args[0])
+		case kindString:
+			// Without the library's kind tests, which would evaluate
+			// the argument again each time (see typeOf).
+			return ast.NewCall(ident("len"), cl.std("strings", "Runes", cl.args[0]))
 		}
 		return cl.lib("length", cl.args[0])
 	}},

@@ -75,6 +75,12 @@ func TestStringFunctionsSameAsOpenTofu(t *testing.T) {
 		`split("", "abc")`,
 		// case
 		`lower("HeLLo ÄÖ")`,
+		// Of a value whose kind is not known (a for variable over a
+		// tuple of several kinds): a known string is told by
+		// strings.MinRunes and interpolated, the others converted by
+		// tofu.#tostring.
+		`[for v in ["HeLLo", 1, true, 1.5, ""] : lower(v)]`,
+		`[for v in ["a", 10] : upper(v)]`,
 		`upper("hello äö ß")`,
 		`title("hello world-wide web_site 3rd")`,
 		`title("élan vital")`,

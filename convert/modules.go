@@ -621,6 +621,16 @@ func (c *converter) oneStaticType(es []hclsyntax.Expression, is func(cty.Type) b
 // OpenTofu's value is not known). Past the guard, a value with a default
 // that admits null (a variable's *[] | [...] | null, before its default
 // is taken) is compared with null.
+//
+// Where x is a reference, a test that does not unify x comes first: a
+// value len takes (a known string, list or struct) is not null,
+//
+//	[if len(x) != _|_ {false}, if len(x) == _|_ if GUARD {false}, x == null][0]
+//
+// and the guard is made for the others only (the clauses after a false
+// if are not evaluated). Unifying x evaluates its expression again, which
+// for a value that a chain of module calls passes on costs the whole
+// chain at each call (see tostring).
 func isNull(x ast.Expr, k kind) ast.Expr {
 	return nullTest(x, k, false)
 }
@@ -640,6 +650,28 @@ func nullTest(x ast.Expr, k kind, negate bool) ast.Expr {
 			scalarKinds = &ast.BinaryExpr{X: scalarKinds, Op: token.OR, Y: ident(name)}
 		}
 		notNullKind = &ast.BinaryExpr{X: nullOrZero(x, &ast.ParenExpr{X: scalarKinds}), Op: token.EQL, Y: intLit(0)}
+	}
+	if plainRef(x) {
+		// A value len takes (a known string, list or struct) is not
+		// null: told without unifying x, which would evaluate x's
+		// expression again (see tostring); the clauses after a false if
+		// are not evaluated.
+		hasLen := func(op token.Token) ast.Expr {
+			return binary(op, ast.NewCall(ident("len"), x), &ast.BottomLit{})
+		}
+		other := ident("false")
+		if negate {
+			other = ident("true")
+		}
+		op := token.EQL
+		if negate {
+			op = token.NEQ
+		}
+		return index(list(
+			&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: hasLen(token.NEQ)}}, Value: asStruct(other)},
+			&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: hasLen(token.EQL)}, &ast.IfClause{Condition: notNullKind}}, Value: asStruct(other)},
+			&ast.BinaryExpr{X: x, Op: op, Y: ident("null")},
+		), intLit(0))
 	}
 	return guardedNullTest(notNullKind, x, negate)
 }

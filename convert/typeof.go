@@ -186,6 +186,12 @@ func stepType(ty cty.Type, t hcl.Traversal) cty.Type {
 			ty = ty.ElementType()
 		case ty.IsObjectType() && key.IsKnown() && key.Type() == cty.String && ty.HasAttribute(key.AsString()):
 			ty = ty.AttributeType(key.AsString())
+		case ty.IsObjectType() && !key.IsKnown():
+			// A key not known reaches one of the attributes: their type
+			// where they all have one.
+			ty = sameType(attributeTypes(ty))
+		case ty.IsTupleType() && !key.IsKnown():
+			ty = sameType(ty.TupleElementTypes())
 		case ty.IsTupleType() && key.IsKnown() && key.Type() == cty.Number:
 			i, acc := key.AsBigFloat().Int64()
 			elems := ty.TupleElementTypes()
@@ -214,11 +220,7 @@ func elementTypes(ty cty.Type) (key, val cty.Type) {
 	case ty.IsTupleType():
 		return cty.Number, sameType(ty.TupleElementTypes())
 	case ty.IsObjectType():
-		var tys []cty.Type
-		for _, t := range ty.AttributeTypes() {
-			tys = append(tys, t)
-		}
-		return cty.String, sameType(tys)
+		return cty.String, sameType(attributeTypes(ty))
 	}
 	return cty.DynamicPseudoType, cty.DynamicPseudoType
 }
@@ -234,4 +236,13 @@ func sameType(tys []cty.Type) cty.Type {
 		}
 	}
 	return tys[0]
+}
+
+// attributeTypes are the types of an object type's attributes.
+func attributeTypes(ty cty.Type) []cty.Type {
+	var tys []cty.Type
+	for _, t := range ty.AttributeTypes() {
+		tys = append(tys, t)
+	}
+	return tys
 }

@@ -30,6 +30,11 @@ locals {
     n          = var.obj.a
   }
   pairs = { for k, v in var.obj.tags : k => upper(v) }
+  id_context = {
+    name       = lower(var.context.name)
+    attributes = join("-", var.names)
+  }
+  labels = [for l in var.context.order : local.id_context[l]]
 }
 `})
 	m, diags := config.Load(dir)
@@ -58,6 +63,13 @@ locals {
 		{"concat(var.context.attributes, var.names)", cty.DynamicPseudoType},
 		{"local.missing", cty.DynamicPseudoType},
 		{"var.names[var.context]", cty.String},
+		// A key not known reaches one of the attributes, all strings
+		// here; an object of attributes of several types is not known.
+		{"local.id_context[var.context]", cty.String},
+		{"local.labels", cty.List(cty.String)},
+		{"var.obj[var.context]", cty.DynamicPseudoType},
+		{`["a", "b"][var.context]`, cty.String},
+		{`["a", 1][var.context]`, cty.DynamicPseudoType},
 	} {
 		e, diags := hclsyntax.ParseExpression([]byte(tc.expr), "x.tf", hcl.InitialPos)
 		if diags.HasErrors() {
