@@ -14,7 +14,7 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, b][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or, where the try's kind is not known when converting, `tofu.#try`, which gives the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (the converter's unknownGuard), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, b][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (the converter's unknownGuard), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
 	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", result: kindBool, conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
@@ -196,9 +196,7 @@ func convTry(cl *call) ast.Expr {
 		case pending != nil && unknown:
 			x = orElse(a, x, pending)
 		case mayBeScalar(cl.kinds) && unknown:
-			// orElse with a's type where that is a scalar one,
-			// written once in the library: tofu.#try.
-			x = cl.lib("try", a, x)
+			x = orElse(a, x, scalarPending(cl, a))
 		default:
 			// a is known while planning, or of a kind with no type to
 			// stand for it.
@@ -217,6 +215,22 @@ func mayBeScalar(kinds []kind) bool {
 		}
 	}
 	return true
+}
+
+// scalarPending is the value of try's argument a while it is not known
+// yet, where the try's kind is not known when converting (try(r.bucket,
+// null)): a's type where that is a scalar one, tofu.#pending's, so that a
+// template or function of it is not known either (see unknown.go); the
+// incomplete test evaluates(a) otherwise:
+//
+//	[if [P] != _|_ {P}, C][0]
+func scalarPending(cl *call, a ast.Expr) ast.Expr {
+	p := cl.lib("pending", a)
+	scalar := &ast.BinaryExpr{X: list(p), Op: token.NEQ, Y: &ast.BottomLit{}}
+	return index(list(
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: scalar}}, Value: embed(p)},
+		evaluates(a, token.NEQ),
+	), intLit(0))
 }
 
 // pendingOf is the value of a try not known yet where the last argument
@@ -261,9 +275,8 @@ func firstOr(a, b ast.Expr) ast.Expr {
 // would take that for an error, and so take its own fallback where
 // OpenTofu's result is unknown: try(module.m.arn, x), where the module's
 // output is try(r[0].arn, "") (s3-bucket/examples/directory-bucket). So while a is not known yet, the result is pending,
-// the try's type where its kind is a scalar one (see pendingOf, and
-// tofu.#try where the kind is not known when converting), a value not
-// known yet:
+// the try's type where its kind is a scalar one (see pendingOf and
+// scalarPending), a value not known yet:
 //
 //	[if (C) == _|_ {string}, [if C {a}, b][0]][0]
 //
