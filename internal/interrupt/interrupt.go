@@ -14,6 +14,8 @@
 // calls that write a fixed file or swap a converted output into place, so
 // that no file is left half-written and no temporary file behind) and runs
 // the functions registered with [AtExit] (stopping middleware processes).
+//
+// [LimitMemory] ends a command the same way when its heap passes a budget.
 package interrupt
 
 import (

@@ -4,9 +4,7 @@ package interrupt
 
 import (
 	"context"
-	"math"
 	"runtime"
-	"runtime/debug"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -113,7 +111,6 @@ func TestStoppedInTime(t *testing.T) {
 // command goes on.
 func TestMemoryBudget(t *testing.T) {
 	got := fakeExit(t)
-	defer debug.SetMemoryLimit(math.MaxInt64)
 	ctx, stop := Notify(context.Background(), nil)
 	defer stop()
 	LimitMemory(ctx, 64<<20, 2)
