@@ -170,19 +170,7 @@ func TestStringListForms(t *testing.T) {
 		{`distinct(var.a)`, "tofu.#distinct &", "#distinctstrings"},
 		{`[for k in var.l : length({a = var.f, b = 1}[k])]`, "tofu.#length", "strings.Runes"},
 	} {
-		t.Run(tc.src, func(t *testing.T) {
-			r, _ := convertSource(t, map[string]string{"main.tf": "variable \"f\" {\n  type = string\n}\nvariable \"l\" {\n  type = list(string)\n}\nvariable \"a\" {\n  type = any\n}\noutput \"x\" {\n  value = " + tc.src + "\n}\n"})
-			if r.Diagnostics.HasErrors() {
-				t.Fatalf("%s: not converted: %s", tc.src, r.Diagnostics.Error())
-			}
-			var src string
-			for _, f := range r.Files {
-				src += string(f.Source)
-			}
-			if !strings.Contains(src, tc.want) || strings.Contains(src, tc.not) {
-				t.Errorf("%s: want %q and not %q in:\n%s", tc.src, tc.want, tc.not, src)
-			}
-		})
+		checkForm(t, tc.src, tc.want, tc.not)
 	}
 }
 
@@ -202,18 +190,26 @@ func TestReferenceTestForms(t *testing.T) {
 		{`var.l != null`, `if len(_var.l) == _|_ if (*(_var.l & null) | 0) != null {`, "\x00"},
 		{`var.f == null`, "_var.f == null", "len("},
 	} {
-		t.Run(tc.src, func(t *testing.T) {
-			r, _ := convertSource(t, map[string]string{"main.tf": "variable \"f\" {\n  type = string\n}\nvariable \"l\" {\n  type = list(string)\n}\nvariable \"a\" {\n  type = any\n}\noutput \"x\" {\n  value = " + tc.src + "\n}\n"})
-			if r.Diagnostics.HasErrors() {
-				t.Fatalf("%s: not converted: %s", tc.src, r.Diagnostics.Error())
-			}
-			var src string
-			for _, f := range r.Files {
-				src += string(f.Source)
-			}
-			if !strings.Contains(src, tc.want) || strings.Contains(src, tc.not) {
-				t.Errorf("%s: want %q and not %q in:\n%s", tc.src, tc.want, tc.not, src)
-			}
-		})
+		checkForm(t, tc.src, tc.want, tc.not)
 	}
+}
+
+// checkForm converts src, an output's value in a module with variables
+// f (string), l (list(string)) and a (any), and checks that the CUE
+// written holds want and not not.
+func checkForm(t *testing.T, src, want, not string) {
+	t.Helper()
+	t.Run(src, func(t *testing.T) {
+		r, _ := convertSource(t, map[string]string{"main.tf": "variable \"f\" {\n  type = string\n}\nvariable \"l\" {\n  type = list(string)\n}\nvariable \"a\" {\n  type = any\n}\noutput \"x\" {\n  value = " + src + "\n}\n"})
+		if r.Diagnostics.HasErrors() {
+			t.Fatalf("%s: not converted: %s", src, r.Diagnostics.Error())
+		}
+		var out string
+		for _, f := range r.Files {
+			out += string(f.Source)
+		}
+		if !strings.Contains(out, want) || strings.Contains(out, not) {
+			t.Errorf("%s: want %q and not %q in:\n%s", src, want, not, out)
+		}
+	})
 }
