@@ -122,6 +122,15 @@
 // the check meets first and stops at (see flowGuard). The analysis of a
 // part of a program that is an error is not guarded.
 //
+// tools/flow also searches every value outside its tasks for more tasks,
+// calling both Fields and List on each (cuelang.org/go v0.17.1), which
+// takes twice as long for each level of nested lists. A list outside the
+// declarations holds none, so it is a task of its own, which the search
+// does not enter; it passes its dependencies on to the declarations that
+// read it (graph.record). A declaration that reads part of a local list
+// so depends on all that the list reads, as OpenTofu's graph has it
+// depend on the whole local.
+//
 // The analysis follows what evaluation exposes, so it misses a reference
 // that evaluation cannot reach yet: the source of a comprehension whose
 // condition waits for a value (coalesce, a for with an if), or an inline
