@@ -105,12 +105,9 @@ func (w *forWalker) Enter(n hclsyntax.Node) hcl.Diagnostics {
 			iters = max(v.LengthInt(), 1)
 		}
 	}
-	total := outer
-	if iters > 0 && total <= w.max/iters+1 {
-		total *= iters
-	} else {
-		total = w.max + 1
-	}
+	// outer is at most max+1 and iters the length of a value in memory:
+	// the product does not overflow.
+	total := min(outer*iters, w.max+1)
 	if total > w.max && w.diag == nil {
 		w.diag = &hcl.Diagnostic{
 			Severity: hcl.DiagError,

@@ -74,35 +74,32 @@ func Notify(parent context.Context, forced func(status int)) (context.Context, f
 	done := make(chan struct{})
 	go func() {
 		var timer <-chan time.Time
+		// begin ends the command's context with status, unless an
+		// earlier stop did; it reports whether this one is the first.
+		begin := func(status int) bool {
+			st.mu.Lock()
+			first := st.status == 0
+			if first {
+				st.status = status
+			}
+			st.mu.Unlock()
+			cancel()
+			if first {
+				timer = time.After(Grace)
+			}
+			return first
+		}
 		for {
 			select {
 			case <-done:
 				return
 			case sig := <-sigs:
-				st.mu.Lock()
-				first := st.status == 0
-				if first {
-					st.status = statusOf(sig)
-				}
-				status := st.status
-				st.mu.Unlock()
-				cancel()
-				if !first {
-					forceExit(status, forced)
+				if !begin(statusOf(sig)) {
+					forceExit(Status(ctx), forced)
 					return
 				}
-				timer = time.After(Grace)
 			case status := <-st.stop:
-				st.mu.Lock()
-				first := st.status == 0
-				if first {
-					st.status = status
-				}
-				st.mu.Unlock()
-				cancel()
-				if first {
-					timer = time.After(Grace)
-				}
+				begin(status)
 			case <-timer:
 				forceExit(Status(ctx), forced)
 				return
