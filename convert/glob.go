@@ -136,19 +136,19 @@ func globUnsupported(p string) string {
 }
 
 // globAltsLeak says why Glob may mishandle the {...} groups of a valid
-// pattern, or is "" when it does not. Unless a `**` stands before the last
-// two characters (then Glob walks the tree with GlobWalk, which is sound),
+// pattern, or is "" when it does not. Unless two characters or more follow
+// a `**` (then Glob walks the tree with GlobWalk, which is sound),
 // Glob's doGlob reuses the matches of earlier alternatives as directories to
 // look in for later ones when an alternative holds `/` or `{`, or when one
 // path element holds two groups (after the directory is joined in front):
 // "mod/{a,{b,c}}" finds mod/a/b if mod/a is a directory. Those patterns are
 // refused there.
 func globAltsLeak(p string) string {
-	for i := 0; i+2 < len(p); i++ {
+	for i := 0; i+3 < len(p); i++ {
 		if p[i] == '\\' {
 			i++
 		} else if p[i] == '*' && p[i+1] == '*' {
-			return "" // hasMidDoubleStar: Glob uses GlobWalk
+			return "" // as hasMidDoubleStar: two characters or more follow
 		}
 	}
 	depth, groups := 0, 0
