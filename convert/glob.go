@@ -315,7 +315,7 @@ func globElemRegexp(b *strings.Builder, el string) {
 // returns the index after its `]`. Read left to right: an item is a
 // character (`\` escapes), and an item followed by `-` and a character other
 // than `]` is a range, after which a `-` is a character again; a range
-// lo > hi matches lo only. A negated class never matches `/` either.
+// lo > hi matches lo only. A class never matches `/`, negated or not.
 func globClass(b *strings.Builder, el string, i int) (next int) {
 	i++
 	negate := el[i] == '^' || el[i] == '!'
@@ -338,20 +338,34 @@ func globClass(b *strings.Builder, el string, i int) (next int) {
 			i++
 			hi = readRune()
 		}
-		switch {
-		case lo >= hi:
+		if lo > hi {
 			// doublestar compares lo on its own before it sees the `-`,
 			// so a range lo > hi still matches lo
-			fmt.Fprintf(&items, `\x{%x}`, lo)
-		default:
-			fmt.Fprintf(&items, `\x{%x}-\x{%x}`, lo, hi)
+			hi = lo
+		}
+		// a name has no `/`, so a range over it is cut in two
+		if lo < '/' {
+			classRange(&items, lo, min(hi, '/'-1))
+		}
+		if hi > '/' {
+			classRange(&items, max(lo, '/'+1), hi)
 		}
 	}
 	i++
+	// lo is never `/` (refused in a class), so items is never empty
 	if negate {
 		b.WriteString(`[^/` + items.String() + `]`)
 	} else {
 		b.WriteString(`[` + items.String() + `]`)
 	}
 	return i
+}
+
+// classRange writes the class item for the runes lo to hi.
+func classRange(items *strings.Builder, lo, hi rune) {
+	if lo == hi {
+		fmt.Fprintf(items, `\x{%x}`, lo)
+	} else {
+		fmt.Fprintf(items, `\x{%x}-\x{%x}`, lo, hi)
+	}
 }
