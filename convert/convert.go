@@ -52,6 +52,9 @@ type Result struct {
 	// Reasons are the summaries of the constructs not converted, one per
 	// occurrence, for summaries across modules.
 	Reasons []string
+	// embeds are the files of the module's directory that the converted
+	// files embed (see files.go), by slash-separated path.
+	embeds map[string][]byte
 	// HCLLines is the number of lines of the module's own files that were
 	// converted (not those of the modules it calls).
 	HCLLines int
@@ -106,6 +109,9 @@ type converter struct {
 	inResource bool
 
 	usesPath, usesWorkspace, usesPlanTime bool
+	// fileUse is the first file function that reads the module's files
+	// as the converted module embeds them (see fileRef).
+	fileUse *hcl.Range
 
 	localKinds map[string]kind
 	// localTypes caches staticType of locals.
@@ -169,6 +175,9 @@ func Tree(tree *config.Tree, opts Options) *Result {
 		res.Files = append(res.Files, File{Name: cueFileName("tofu_context.tf", fam.names), Source: c.format(c.contextDecls())})
 	}
 	res.Files = append(res.Files, fam.files...)
+	if use := cmp.Or(c.fileUse, fam.fileUse); use != nil {
+		c.embedFiles(res, *use)
+	}
 	res.Modules = fam.converted
 	res.Library = c.libUsed || fam.libUsed
 	res.Diagnostics = slices.Concat(c.diags, fam.diags)

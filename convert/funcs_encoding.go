@@ -2,9 +2,12 @@ package convert
 
 import (
 	"cuelang.org/go/cue/ast"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"golang.org/x/text/encoding/ianaindex"
 	"golang.org/x/text/encoding/unicode"
+
+	"github.com/tofucue/tofucue/cueform"
 )
 
 // nfcNote is the one deviation of the functions that decode text: OpenTofu
@@ -66,7 +69,15 @@ var encodingFuncs = map[string]function{
 		}
 		return cl.std("net", "QueryUnescape", cl.args[0])
 	}},
-	"yamldecode": {how: byConversion, note: "worked out at conversion when its argument is a constant (such as a file of the module); otherwise not converted: CUE's YAML decoder differs from OpenTofu's in tags, timestamps and number forms", conv: func(cl *call) ast.Expr {
+	"yamldecode": {how: byConversion, note: "worked out at conversion when its argument is a constant (such as a file of the module); of a file whose path is known only when planning, the file as the converted module embeds it decoded (`_yamlfiles[p]`: by CUE where it decodes as OpenTofu does, checked when converting); otherwise not converted: CUE's YAML decoder differs from OpenTofu's in tags, timestamps and number forms", conv: func(cl *call) ast.Expr {
+		if cl.arity(1, 1) {
+			if fc, ok := cl.src[0].(*hclsyntax.FunctionCallExpr); ok && fc.Name == "file" {
+				if p, ok := fileTableRef(cl.args[0]); ok {
+					// The embedded files decoded.
+					return &ast.IndexExpr{X: cl.c.fileTable(cueform.YAMLFiles, cl.rng), Index: p}
+				}
+			}
+		}
 		return cl.foldOr("yamldecode is converted only when its argument is a constant, such as file(\"${path.module}/x.yaml\"): CUE's YAML decoder differs from OpenTofu's in tags, timestamps and number forms.")
 	}},
 	"yamlencode": {how: byConversion, note: "worked out at conversion when its argument is a constant; otherwise not converted: CUE's YAML encoder quotes and orders differently from OpenTofu's", result: kindString, conv: func(cl *call) ast.Expr {

@@ -1,13 +1,17 @@
 package convert
 
 import (
+	"fmt"
 	"strings"
 
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
+
+	"github.com/tofucue/tofucue/cueform"
 )
 
 // fileNote is the note of the functions that read files.
-const fileNote = "worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; also inside a for expression over such values (a fileset); otherwise not converted"
+const fileNote = "worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; otherwise read, when the module is evaluated, from the files of the root module's directory that the converted module embeds (`_files[path.Clean(p, path.Unix)]`, declared in tofu_files.cue; a path outside that directory or to one of OpenTofu's own files is an error there); fileset's pattern must then be a constant, made a regular expression (`tofu.#fileset`)"
 
 // filesystemFuncs are OpenTofu's path and file functions. Files are read
 // when converting, with OpenTofu's own functions, and their contents (or
@@ -29,16 +33,16 @@ var filesystemFuncs = map[string]function{
 			}
 			return cl.lib("pathexpand", cl.strArg(0))
 		}},
-	"file":             fileFunc(kindString),
-	"fileexists":       fileFunc(kindBool),
-	"fileset":          fileFunc(kindList),
-	"filebase64":       fileFunc(kindString),
-	"filebase64sha256": fileFunc(kindString),
-	"filebase64sha512": fileFunc(kindString),
-	"filemd5":          fileFunc(kindString),
-	"filesha1":         fileFunc(kindString),
-	"filesha256":       fileFunc(kindString),
-	"filesha512":       fileFunc(kindString),
+	"file":             fileFunc(kindString, fileContent),
+	"fileexists":       fileFunc(kindBool, fileExists),
+	"fileset":          {how: byConversion, note: fileNote, result: kindList, conv: convFileset},
+	"filebase64":       fileFunc(kindString, func(cl *call, content ast.Expr) ast.Expr { return cl.std("base64", "Encode", ast.NewNull(), content) }),
+	"filebase64sha256": fileFunc(kindString, fileDigest("sha256", "Sum256", "base64")),
+	"filebase64sha512": fileFunc(kindString, fileDigest("sha512", "Sum512", "base64")),
+	"filemd5":          fileFunc(kindString, fileDigest("md5", "Sum", "hex")),
+	"filesha1":         fileFunc(kindString, fileDigest("sha1", "Sum", "hex")),
+	"filesha256":       fileFunc(kindString, fileDigest("sha256", "Sum256", "hex")),
+	"filesha512":       fileFunc(kindString, fileDigest("sha512", "Sum512", "hex")),
 	"templatefile":     {how: byConversion, note: "worked out at conversion when the path and the variables are constants; with other variables, the template, read at conversion (only inside the module directory) when its path is known then, becomes a CUE expression over the variables (`tofu.#template` checks them); a template that calls itself is not converted", conv: convTemplateFile},
 }
 
@@ -53,13 +57,72 @@ func pathFunc(fn string) func(*call) ast.Expr {
 	}
 }
 
-// fileFunc is a function that reads files, worked out at conversion.
-func fileFunc(k kind) function {
+// fileFunc is a function that reads files: worked out at conversion when
+// its path is known then, and otherwise read from the module's files as
+// the converted module embeds them (see fileRef); read makes the result
+// of the file's content (text, or bytes when it is not UTF-8).
+func fileFunc(k kind, read func(cl *call, content ast.Expr) ast.Expr) function {
 	return function{how: byConversion, note: fileNote, result: k, conv: func(cl *call) ast.Expr {
-		why := cl.name + " is converted only when its path is known when converting (a constant, or built from path.module and local values that are): the file is read then."
-		if len(cl.src) > 0 {
-			why += cl.c.runtimeReason(cl.src[0])
+		if !cl.arity(1, 1) {
+			return cl.fail(arityDetail(cl.name, 1, 1))
 		}
-		return cl.foldOr(why)
+		if x, _, err, ok := cl.fold(); ok {
+			return x
+		} else if err != "" {
+			return cl.fail("OpenTofu reports an error for this call: " + err)
+		}
+		return read(cl, cl.c.fileRef(cueform.Files, cl.strArg(0), cl.rng))
 	}}
+}
+
+// fileContent is file(p): the file's text; a file that is not UTF-8 is
+// embedded as bytes, which are not a string (OpenTofu's error).
+func fileContent(_ *call, content ast.Expr) ast.Expr {
+	return binary(token.AND, content, ident("string"))
+}
+
+// fileDigest is a file hash function: hex or base64 of pkg.sum of the
+// file's bytes.
+func fileDigest(pkg, sum, enc string) func(*call, ast.Expr) ast.Expr {
+	return func(cl *call, content ast.Expr) ast.Expr {
+		digest := cl.std(pkg, sum, content)
+		if enc == "base64" {
+			return cl.std("base64", "Encode", ast.NewNull(), digest)
+		}
+		return cl.std("hex", "Encode", digest)
+	}
+}
+
+// fileExists is fileexists(p): whether the module's files have p.
+func fileExists(cl *call, content ast.Expr) ast.Expr {
+	ix := content.(*ast.IndexExpr)
+	names := &ast.ListLit{Elts: []ast.Expr{&ast.Comprehension{
+		Clauses: []ast.Clause{&ast.ForClause{Key: ident("k"), Value: ident("_"), Source: ix.X}},
+		Value:   &ast.StructLit{Elts: []ast.Decl{&ast.EmbedDecl{Expr: ident("k")}}},
+	}}}
+	return cl.std("list", "Contains", names, ix.Index)
+}
+
+// convFileset is fileset(dir, pattern): worked out at conversion when both
+// are known then; otherwise, for a constant pattern, tofu.#fileset over
+// the module's files as the converted module embeds them, with the
+// pattern made a regular expression (globRegexp).
+func convFileset(cl *call) ast.Expr {
+	if !cl.arity(2, 2) {
+		return cl.fail(arityDetail(cl.name, 2, 2))
+	}
+	if x, _, err, ok := cl.fold(); ok {
+		return x
+	} else if err != "" {
+		return cl.fail("OpenTofu reports an error for this call: " + err)
+	}
+	pattern, _, ok := cl.c.constString(cl.src[1])
+	if !ok {
+		return cl.fail("fileset is converted only when its path is known when converting (a constant, or built from path.module and local values that are), or its pattern is: the files are read then." + cl.c.runtimeReason(cl.src[1]))
+	}
+	re, why, ok := globRegexp(pattern)
+	if !ok {
+		return cl.fail(fmt.Sprintf("fileset's pattern %q is not converted: %s.", pattern, why))
+	}
+	return cl.lib("fileset", cl.c.fileTable(cueform.Files, cl.rng), cl.strArg(0), stringLit(re))
 }

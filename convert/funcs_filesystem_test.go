@@ -75,8 +75,6 @@ func TestFileFunctions(t *testing.T) {
 
 func TestFilesystemFunctionsNotConverted(t *testing.T) {
 	for _, c := range []struct{ expr, detail string }{
-		{`file(var.name)`, "is converted only when its path is known when converting"},
-		{`file("${path.root}/x")`, "is converted only when its path is known when converting"},
 		{`file("missing.txt")`, "OpenTofu reports an error for this call"},
 		{`file("../outside.txt")`, "OpenTofu reports an error for this call"},
 		{`templatefile(var.p, {a = var.a})`, "templatefile is converted only when"},

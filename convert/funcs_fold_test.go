@@ -48,8 +48,6 @@ func TestFoldThroughLocals(t *testing.T) {
 func TestFoldNotWhereInputsShow(t *testing.T) {
 	files := map[string]string{"vars.tf": "variable \"p\" {}\n", "x.txt": "x"}
 	for _, c := range []struct{ expr, detail string }{
-		{`file(var.p)`, "is converted only when its path is known when converting"},
-		{`file(pathexpand(var.p))`, "is converted only when its path is known when converting"},
 		{`pathexpand("~/x")`, "home directory"},
 	} {
 		t.Run(c.expr, func(t *testing.T) {

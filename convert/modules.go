@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -97,6 +98,7 @@ type family struct {
 	diags     hcl.Diagnostics
 	reasons   []string
 	libUsed   bool
+	fileUse   *hcl.Range
 	// reported are the calls whose modules are not available, warned of
 	// once.
 	reported map[*config.ModuleCall]bool
@@ -207,6 +209,7 @@ func (f *family) convert(m *config.Module, key string) *childModule {
 	}
 	f.files = append(f.files, File{Name: cueFileName(t.name, f.names), Source: t.source, Template: true})
 	f.libUsed = f.libUsed || t.libUsed
+	f.fileUse = cmp.Or(f.fileUse, t.fileUse)
 	f.diags = append(f.diags, t.diags...)
 	f.reasons = append(f.reasons, t.reasons...)
 	return &childModule{variables: m.Variables, outputs: len(m.Outputs) > 0}
@@ -251,6 +254,7 @@ func (f *family) convertTemplate(m *config.Module, key string, calls []resolvedC
 		name:    "module_" + strings.NewReplacer("/", "_", ".", "_").Replace(key) + ".tf",
 		source:  src,
 		libUsed: c.libUsed,
+		fileUse: c.fileUse,
 		diags:   c.diags,
 		reasons: c.reasons,
 		calls:   calls,

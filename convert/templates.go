@@ -50,6 +50,7 @@ type template struct {
 	name    string
 	source  []byte
 	libUsed bool
+	fileUse *hcl.Range
 	diags   hcl.Diagnostics
 	reasons []string
 	// calls are the calls it makes, resolved.

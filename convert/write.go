@@ -35,6 +35,9 @@ func (r *Result) OutputFiles() (map[string][]byte, error) {
 		out[f.Name] = f.Source
 	}
 	out["cue.mod/module.cue"] = []byte(fmt.Sprintf("%s\nmodule: %q\nlanguage: version: %q\n", Marker, r.ModulePath+"@v0", cueLanguageVersion))
+	for name, b := range r.embeds {
+		out[name] = b
+	}
 	if r.Library {
 		files, err := lib.Select(r.libraryUses())
 		if err != nil {

@@ -59,6 +59,18 @@ const (
 	Postconditions = "_postcondition"
 )
 
+// The files of the root module's directory, embedded in the converted
+// module (cue help embed) for the file functions whose paths are known only
+// when it is planned: Files maps each file's path, relative to the
+// directory OpenTofu runs in, to its text (its bytes when it is not UTF-8),
+// and YAMLFiles maps the YAML and JSON files among them to what yamldecode
+// makes of them. FilesFile is the file that declares them.
+const (
+	Files     = "_files"
+	YAMLFiles = "_yamlfiles"
+	FilesFile = "tofu_files.cue"
+)
+
 // Library is the import name of the tofu library package, written beside
 // the module in the directory of that name (convert/lib).
 const Library = "tofu"

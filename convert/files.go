@@ -1,0 +1,313 @@
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/token"
+	cueyaml "cuelang.org/go/encoding/yaml"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/tofucue/tofucue/cueform"
+)
+
+// The files of a module's directory that a conversion embeds at most
+// (see moduleFiles): beyond them the file functions whose paths are known
+// only at plan time are not converted.
+const (
+	maxEmbedFiles = 2000
+	maxEmbedBytes = 32 << 20
+)
+
+// A file function whose path is known only when the module is planned
+// (a path built from an input, a for_each key, a fileset result) reads the
+// module's files as the converted module embeds them: the root module's
+// directory, whose files are fixed when it is converted, is copied beside
+// the CUE and declared in cueform.FilesFile,
+//
+//	@extern(embed)
+//
+//	package m
+//
+//	_files: {
+//		"data/a.yaml": _ @embed(file="data/a.yaml", type=text)
+//	}
+//
+// and file(p) is _files[path.Clean(p, path.Unix)]: the paths are relative
+// to the directory OpenTofu runs in, the root module's. A file not there
+// is an error when the module is evaluated, as in OpenTofu.
+
+// fileRef is table[path.Clean(p)], the file at path p among the module's
+// files (cueform.Files or cueform.YAMLFiles), and notes the use.
+func (c *converter) fileRef(table string, p ast.Expr, rng hcl.Range) ast.Expr {
+	return &ast.IndexExpr{X: c.fileTable(table, rng), Index: c.std("path", "Clean", p, selector(ident("path"), "Unix"))}
+}
+
+// fileTable is the table of the module's files (cueform.Files or
+// cueform.YAMLFiles), used by the call at rng.
+func (c *converter) fileTable(table string, rng hcl.Range) ast.Expr {
+	if c.fileUse == nil {
+		r := rng
+		c.fileUse = &r
+	}
+	return ident(table)
+}
+
+// fileTableRef tells whether x is file(p) converted by fileFunc, a
+// fileRef into table Files (with the unknown guard of a string function
+// after it, and & string), and gives its index.
+func fileTableRef(x ast.Expr) (ast.Expr, bool) {
+	if b, ok := x.(*ast.BinaryExpr); ok && b.Op == token.OR {
+		x = b.X
+	}
+	if b, ok := x.(*ast.BinaryExpr); ok && b.Op == token.AND {
+		x = b.X
+	}
+	ix, ok := x.(*ast.IndexExpr)
+	if !ok {
+		return nil, false
+	}
+	if id, ok := ix.X.(*ast.Ident); !ok || id.Name != cueform.Files {
+		return nil, false
+	}
+	return ix.Index, true
+}
+
+// moduleFile is a regular file of the root module's directory, embedded.
+type moduleFile struct {
+	path string // slash-separated, relative to the directory
+	data []byte
+	// yaml is what yamldecode makes of a YAML or JSON file when CUE's
+	// decoder makes something else (nil: the same, or not decoded).
+	yaml ast.Expr
+	// yamlOK is set when the file is a YAML or JSON file that OpenTofu's
+	// yamldecode reads.
+	yamlOK bool
+}
+
+// moduleFiles reads the regular files under dir, which the converted
+// module embeds: all of them but OpenTofu's own (configuration, variable
+// definitions, tests, state), OpenTofu's and git's working directories,
+// CUE files and CUE modules (an earlier conversion's output among them),
+// and the manifest of one. Symbolic links are not followed.
+func moduleFiles(dir string) ([]moduleFile, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	fsys := root.FS()
+	var out []moduleFile
+	total := 0
+	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != "." && (name == ".git" || name == ".terraform" || name == "cue.mod") {
+				return fs.SkipDir
+			}
+			if p != "." {
+				if _, err := fs.Stat(fsys, path.Join(p, "cue.mod")); err == nil {
+					return fs.SkipDir
+				}
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || strings.HasSuffix(name, ".cue") || name == ManifestName || isConfigName(name) {
+			return nil
+		}
+		if len(out) == maxEmbedFiles {
+			return fmt.Errorf("it holds more than %d files", maxEmbedFiles)
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		if total += len(b); total > maxEmbedBytes {
+			return fmt.Errorf("its files are larger than %d MiB in all", maxEmbedBytes>>20)
+		}
+		out = append(out, moduleFile{path: p, data: b})
+		return nil
+	})
+	return out, err
+}
+
+// isConfigName tells OpenTofu's own files, which are not embedded.
+func isConfigName(name string) bool {
+	for _, ext := range []string{".tf", ".tf.json", ".tofu", ".tofu.json", ".tfvars", ".tfvars.json", ".tftest.hcl", ".tofutest.hcl", ".tfstate"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// isYAMLName tells the files that yamldecode(file(p)) finds in
+// cueform.YAMLFiles: YAML and JSON files by their names.
+func isYAMLName(p string) bool {
+	switch path.Ext(p) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// decodeYAML works out, for each YAML or JSON file, whether CUE's decoder
+// (which @embed uses) reads it as OpenTofu's yamldecode does; where it
+// does not, the file's entry is what yamldecode makes of it, as a CUE
+// literal. A file yamldecode refuses has no entry.
+func (c *converter) decodeYAML(files []moduleFile) {
+	envs, ok := c.constEnvs()
+	if !ok {
+		return
+	}
+	decode := envs[0].funcs["yamldecode"]
+	ctx := cuecontext.New()
+	for i := range files {
+		f := &files[i]
+		if !isYAMLName(f.path) || !utf8.Valid(f.data) {
+			continue
+		}
+		v, err := decode.Call([]cty.Value{cty.StringVal(string(f.data))})
+		if err != nil || !v.IsWhollyKnown() {
+			continue
+		}
+		want, err := ctyjson.Marshal(v, v.Type())
+		if err != nil {
+			continue
+		}
+		f.yamlOK = true
+		same := false
+		if expr, err := cueyaml.Extract(f.path, f.data); err == nil {
+			if got, err := ctx.BuildFile(expr).MarshalJSON(); err == nil {
+				same = sameDecoding(got, want)
+			}
+		}
+		if !same {
+			f.yaml, _ = c.literal(v, hcl.Range{Filename: f.path})
+		}
+	}
+}
+
+// sameDecoding tells whether two JSON texts hold the same value, numbers
+// written the same.
+func sameDecoding(a, b []byte) bool {
+	var x, y any
+	for _, p := range []struct {
+		b []byte
+		v *any
+	}{{a, &x}, {b, &y}} {
+		d := json.NewDecoder(bytes.NewReader(p.b))
+		d.UseNumber()
+		if err := d.Decode(p.v); err != nil {
+			return false
+		}
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// embedFiles declares the root module's files in cueform.FilesFile, with
+// the tables the converted files use, and adds them to res to be written
+// beside it. A directory too large to embed is reported at the first use.
+func (c *converter) embedFiles(res *Result, use hcl.Range) {
+	text, yaml := usesIdent(res.Files, cueform.Files), usesIdent(res.Files, cueform.YAMLFiles)
+	if !text && !yaml {
+		return
+	}
+	files, err := moduleFiles(c.m.Dir)
+	if err != nil {
+		c.unconverted(use, "Module files not embedded",
+			fmt.Sprintf("This file function's path is known only when the module is planned, so the converted module embeds the files of %s; they could not be embedded: %v.", c.m.Dir, err))
+		files = nil
+	}
+	if yaml {
+		c.decodeYAML(files)
+	}
+	c.imports = map[string]bool{}
+	var decls []ast.Decl
+	embed := func(p, typ string) ast.Decl {
+		f := field(stringLit(p), ident("_"))
+		f.Attrs = []*ast.Attribute{cueform.Attr("embed", cueform.Arg("file", p), "type="+typ)}
+		return f
+	}
+	if text {
+		s := &ast.StructLit{}
+		for _, f := range files {
+			typ := "text"
+			if !utf8.Valid(f.data) {
+				typ = "binary"
+			}
+			s.Elts = append(s.Elts, embed(f.path, typ))
+		}
+		d := field(ident(cueform.Files), s)
+		docComment(d, []string{
+			"The files of the module's directory, for the file functions whose paths",
+			"are known only when it is planned: by path relative to the directory",
+			"OpenTofu runs in, as text (bytes when not UTF-8), read when evaluated.",
+		})
+		decls = append(decls, d)
+	}
+	if yaml {
+		s := &ast.StructLit{}
+		for _, f := range files {
+			switch {
+			case !f.yamlOK:
+			case f.yaml != nil:
+				s.Elts = append(s.Elts, field(stringLit(f.path), f.yaml))
+			default:
+				s.Elts = append(s.Elts, embed(f.path, "yaml"))
+			}
+		}
+		d := field(ident(cueform.YAMLFiles), s)
+		docComment(d, []string{
+			"The YAML and JSON files among them as yamldecode reads them: embedded",
+			"where CUE decodes them the same, else what yamldecode made of them.",
+		})
+		decls = append(decls, d)
+	}
+	for _, d := range decls[1:] {
+		// The blank line before a declaration goes before its comment.
+		if cgs := ast.Comments(d); len(cgs) > 0 {
+			cgs[0].List[0].Slash = token.NoPos.WithRel(token.NewSection)
+		}
+	}
+	src := append([]byte("@extern(embed)\n\n"), c.format(decls)...)
+	res.Files = append(res.Files, File{Name: cueform.FilesFile, Source: src})
+	res.embeds = map[string][]byte{}
+	for _, f := range files {
+		res.embeds[f.path] = f.data
+	}
+}
+
+// usesIdent tells whether any of files names the identifier name (not
+// as part of a longer one).
+func usesIdent(files []File, name string) bool {
+	for _, f := range files {
+		src := f.Source
+		for i := bytes.Index(src, []byte(name)); i >= 0; {
+			end := i + len(name)
+			if (i == 0 || !isIdentByte(src[i-1])) && (end == len(src) || !isIdentByte(src[end])) {
+				return true
+			}
+			j := bytes.Index(src[end:], []byte(name))
+			if j < 0 {
+				break
+			}
+			i = end + j
+		}
+	}
+	return false
+}
