@@ -64,6 +64,36 @@ func (c *converter) fileTable(table string, rng hcl.Range) ast.Expr {
 	return ident(table)
 }
 
+// outsideRoot says why the files of the path e, known only when the
+// module is planned, are not among those the converted module embeds: e
+// is built from path.module of a module outside the root module's
+// directory ("" when it is not).
+func (c *converter) outsideRoot(e hcl.Expression) string {
+	if c.child != ".." && !strings.HasPrefix(c.child, "../") {
+		return ""
+	}
+	busy := map[string]bool{}
+	var uses func(e hcl.Expression) bool
+	uses = func(e hcl.Expression) bool {
+		for _, t := range e.Variables() {
+			switch name, _ := localName(t); {
+			case t.RootName() == "path" && len(t) > 1 && t[1].(hcl.TraverseAttr).Name == "module":
+				return true
+			case name != "" && c.m.Locals[name] != nil && !busy[name]:
+				busy[name] = true
+				if uses(c.m.Locals[name].Expr) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !uses(e) {
+		return ""
+	}
+	return fmt.Sprintf("The path is built from path.module and known only when the module is planned; the converted module embeds the files of the root module's directory, and this module's directory, %s, is outside it.", c.child)
+}
+
 // fileTableRef tells whether x is file(p) converted by fileFunc, a
 // fileRef into table Files (with the unknown guard of a string function
 // after it, and & string), and gives its index.
@@ -145,6 +175,16 @@ func moduleFiles(dir string) ([]moduleFile, error) {
 	return out, err
 }
 
+// moduleFiles is moduleFiles of the root module's directory, read once
+// for the family.
+func (f *family) moduleFiles() ([]moduleFile, error) {
+	if !f.dirRead {
+		f.dirFiles, f.dirErr = moduleFiles(f.rootDir)
+		f.dirRead = true
+	}
+	return f.dirFiles, f.dirErr
+}
+
 // isConfigName tells OpenTofu's own files, which are not embedded.
 func isConfigName(name string) bool {
 	for _, ext := range []string{".tf", ".tf.json", ".tofu", ".tofu.json", ".tfvars", ".tfvars.json", ".tftest.hcl", ".tofutest.hcl", ".tfstate"} {
@@ -224,10 +264,14 @@ func sameDecoding(a, b []byte) bool {
 // beside it. A directory too large to embed is reported at the first use.
 func (c *converter) embedFiles(res *Result, use hcl.Range) {
 	text, yaml := usesIdent(res.Files, cueform.Files), usesIdent(res.Files, cueform.YAMLFiles)
-	if !text && !yaml {
+	table, tableImports := c.fam.templateTable()
+	if !usesIdent(res.Files, cueform.Templates) {
+		table = nil
+	}
+	if !text && !yaml && table == nil {
 		return
 	}
-	files, err := moduleFiles(c.m.Dir)
+	files, err := c.fam.moduleFiles()
 	if err != nil {
 		c.unconverted(use, "Module files not embedded",
 			fmt.Sprintf("This file function's path is known only when the module is planned, so the converted module embeds the files of %s; they could not be embedded: %v.", c.m.Dir, err))
@@ -278,18 +322,27 @@ func (c *converter) embedFiles(res *Result, use hcl.Range) {
 		})
 		decls = append(decls, d)
 	}
+	if table != nil {
+		decls = append(decls, table)
+		for n := range tableImports {
+			c.imports[n] = true
+		}
+	}
 	for _, d := range decls[1:] {
 		// The blank line before a declaration goes before its comment.
 		if cgs := ast.Comments(d); len(cgs) > 0 {
 			cgs[0].List[0].Slash = token.NoPos.WithRel(token.NewSection)
 		}
 	}
-	src := append([]byte("@extern(embed)\n\n"), c.format(decls)...)
-	res.Files = append(res.Files, File{Name: cueform.FilesFile, Source: src})
-	res.embeds = map[string][]byte{}
-	for _, f := range files {
-		res.embeds[f.path] = f.data
+	src := c.format(decls)
+	if text || yaml {
+		src = append([]byte("@extern(embed)\n\n"), src...)
+		res.embeds = map[string][]byte{}
+		for _, f := range files {
+			res.embeds[f.path] = f.data
+		}
 	}
+	res.Files = append(res.Files, File{Name: cueform.FilesFile, Source: src})
 }
 
 // usesIdent tells whether any of files names the identifier name (not

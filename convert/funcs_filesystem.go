@@ -43,7 +43,7 @@ var filesystemFuncs = map[string]function{
 	"filesha1":         fileFunc(kindString, fileDigest("sha1", "Sum", "hex")),
 	"filesha256":       fileFunc(kindString, fileDigest("sha256", "Sum256", "hex")),
 	"filesha512":       fileFunc(kindString, fileDigest("sha512", "Sum512", "hex")),
-	"templatefile":     {how: byConversion, note: "worked out at conversion when the path and the variables are constants; with other variables, the template, read at conversion (only inside the module directory) when its path is known then, becomes a CUE expression over the variables (`tofu.#template` checks them); a template that calls itself is not converted", conv: convTemplateFile},
+	"templatefile":     {how: byConversion, note: "worked out at conversion when the path and the variables are constants; with other variables, the template, read at conversion (only inside the module directory) when its path is known then, becomes a CUE expression over the variables (`tofu.#template` checks them); with a path known only when planning, each file of the root module's directory the path can name (its constant parts, a map of paths indexed by an input, else every file ending as the path does) is converted once into `_templates` in tofu_files.cue, and the call selects one, `(_templates[path.Clean(p, path.Unix)] & {#vars: VARS}).out`; a template that calls itself is not converted", conv: convTemplateFile},
 }
 
 // pathFunc is basename or dirname: the path package's function for Unix
@@ -70,6 +70,9 @@ func fileFunc(k kind, read func(cl *call, content ast.Expr) ast.Expr) function {
 			return x
 		} else if err != "" {
 			return cl.fail("OpenTofu reports an error for this call: " + err)
+		}
+		if why := cl.c.outsideRoot(cl.src[0]); why != "" {
+			return cl.fail(why)
 		}
 		return read(cl, cl.c.fileRef(cueform.Files, cl.strArg(0), cl.rng))
 	}}
@@ -119,6 +122,9 @@ func convFileset(cl *call) ast.Expr {
 	pattern, _, ok := cl.c.constString(cl.src[1])
 	if !ok {
 		return cl.fail("fileset is converted only when its path is known when converting (a constant, or built from path.module and local values that are), or its pattern is: the files are read then." + cl.c.runtimeReason(cl.src[1]))
+	}
+	if why := cl.c.outsideRoot(cl.src[0]); why != "" {
+		return cl.fail(why)
 	}
 	re, why, ok := globRegexp(pattern)
 	if !ok {

@@ -77,7 +77,7 @@ func TestFilesystemFunctionsNotConverted(t *testing.T) {
 	for _, c := range []struct{ expr, detail string }{
 		{`file("missing.txt")`, "OpenTofu reports an error for this call"},
 		{`file("../outside.txt")`, "OpenTofu reports an error for this call"},
-		{`templatefile(var.p, {a = var.a})`, "templatefile is converted only when"},
+		{`templatefile(var.p, {a = var.a})`, "No file of the module's directory can be this call's template"},
 		{`abspath(".")`, "depends on the directory OpenTofu runs in"},
 		{`pathexpand("~/x")`, "home directory"},
 		{`dirname(path.module)`, ""},

@@ -41,7 +41,7 @@ func convTemplateFile(cl *call) ast.Expr {
 		return cl.fail("OpenTofu reports an error for this call: " + diags[0].Detail)
 	}
 	if !ok {
-		return cl.fail("templatefile is converted only when its path is known when converting (a constant, or built from path.module and constant local values): the template is read then." + cl.c.runtimeReason(cl.src[0]))
+		return convTemplateAtPlan(cl)
 	}
 	envs, _ := cl.c.constEnvs()
 	content, err := envs[0].funcs["file"].Call([]cty.Value{cty.StringVal(rel)})

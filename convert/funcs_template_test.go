@@ -246,8 +246,8 @@ func TestTemplatesErrorLikeOpenTofu(t *testing.T) {
 // TestTemplatesNotConverted checks the templates left unconverted, and why.
 func TestTemplatesNotConverted(t *testing.T) {
 	for _, c := range []struct{ expr, detail string }{
-		{`templatefile(var.p, {a = var.a})`, "only when its path is known when converting"},
-		{`templatefile("${path.module}/tpl/${var.p}", {a = var.a})`, "only when its path is known when converting"},
+		{`templatefile("${path.module}/tpl/${var.p}.nothing", {a = var.a})`, "No file of the module's directory can be this call's template"},
+		{`templatefile(var.p == "" ? "${path.module}/tpl/self.tpl" : "${path.module}/tpl/raw.tpl", {n = 1, value = var.a})`, "The template tpl/self.tpl, which this call may read, is not converted"},
 		{`templatefile("${path.module}/tpl/missing.tpl", {a = var.a})`, "no file exists"},
 		{`templatefile("${path.module}/../outside.tpl", {a = var.a})`, "outside the module directory"},
 		{`templatefile("${path.module}/tpl/self.tpl", {n = var.a})`, "calls itself"},
@@ -266,6 +266,40 @@ func TestTemplatesNotConverted(t *testing.T) {
 			if !strings.Contains(r.Diagnostics.Error(), c.detail) {
 				t.Errorf("report %q does not say %q", r.Diagnostics.Error(), c.detail)
 			}
+		})
+	}
+}
+
+// TestTemplatesAtPlan checks templatefile whose path is known only when
+// the module is planned: the call selects, by path, from the module's
+// templates converted once each, and gives what OpenTofu gives; where
+// OpenTofu fails (no such file, a variable missing), so does the CUE.
+func TestTemplatesAtPlan(t *testing.T) {
+	vars := map[string]string{
+		"greet": `"tpl/greet.tpl"`,
+		"dir":   `"tpl"`,
+		"which": `"raw"`,
+		"name":  `"Ann"`,
+		"names": `["raw", "escape"]`,
+	}
+	for _, c := range []struct {
+		expr, locals string
+		err          bool
+	}{
+		{expr: `templatefile(var.greet, {name = var.name, items = [1, "b"]})`},
+		{expr: `templatefile("${path.module}/${var.dir}/raw.tpl", {value = var.name})`},
+		{expr: `templatefile("${path.module}/tpl/${var.which}.tpl", {value = 42})`},
+		{expr: `templatefile("./${var.dir}//raw.tpl", {value = var.names})`},
+		{expr: `{for n in var.names : n => templatefile("${var.dir}/${n}.tpl", {name = var.name, value = n})}`},
+		{expr: `templatefile({raw = "tpl/raw.tpl", greet = "tpl/greet.tpl"}[var.which], {value = var.name, name = "x", items = []})`},
+		{expr: `templatefile(var.which == "raw" ? "${path.module}/tpl/raw.tpl" : var.greet, {value = true})`},
+		{expr: `templatefile(coalesce(null, local.paths[var.which]), {value = var.name})`, locals: `  paths = {raw = "${path.module}/tpl/raw.tpl", if = "${path.module}/tpl/if.tpl"}`},
+		{expr: `templatefile("${var.dir}/missing.tpl", {})`, err: true},
+		{expr: `templatefile("tpl/${var.which}.tpl", {})`, err: true},
+	} {
+		t.Run(c.expr, func(t *testing.T) {
+			w := &withInputs{expr: c.expr, vars: vars, files: templateFiles, locals: c.locals}
+			w.check(t, c.err)
 		})
 	}
 }

@@ -99,6 +99,13 @@ type family struct {
 	reasons   []string
 	libUsed   bool
 	fileUse   *hcl.Range
+	// dirFiles are the root module's files (see moduleFiles), read on
+	// first use; templates are those converted for templatefile calls
+	// whose paths are known only when planning, by path.
+	dirFiles  []moduleFile
+	dirErr    error
+	dirRead   bool
+	templates map[string]*tableTemplate
 	// reported are the calls whose modules are not available, warned of
 	// once.
 	reported map[*config.ModuleCall]bool
@@ -112,7 +119,7 @@ type childModule struct {
 
 func newFamily(tree *config.Tree, opts Options) *family {
 	// The root is being converted: a call to it is a loop.
-	return &family{tree: tree, rootDir: tree.Root.Dir, opts: opts, modules: map[string]*childModule{".": nil}, names: map[string]bool{}, reported: map[*config.ModuleCall]bool{}}
+	return &family{tree: tree, rootDir: tree.Root.Dir, opts: opts, modules: map[string]*childModule{".": nil}, names: map[string]bool{}, reported: map[*config.ModuleCall]bool{}, templates: map[string]*tableTemplate{}}
 }
 
 // childKey is the template key of a call's module, its directory

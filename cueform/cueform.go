@@ -64,10 +64,14 @@ const (
 // when it is planned: Files maps each file's path, relative to the
 // directory OpenTofu runs in, to its text (its bytes when it is not UTF-8),
 // and YAMLFiles maps the YAML and JSON files among them to what yamldecode
-// makes of them. FilesFile is the file that declares them.
+// makes of them; Templates maps the files templatefile may read, where its
+// path is known only when the module is planned, to each one's template
+// converted to CUE, {#vars: _, out: ...}. FilesFile is the file that
+// declares them.
 const (
 	Files     = "_files"
 	YAMLFiles = "_yamlfiles"
+	Templates = "_templates"
 	FilesFile = "tofu_files.cue"
 )
 
