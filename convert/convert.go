@@ -112,6 +112,9 @@ type converter struct {
 	// fileUse is the first file function that reads the module's files
 	// as the converted module embeds them (see fileRef).
 	fileUse *hcl.Range
+	// usesTable is set when a templatefile call selects from the
+	// templates of the module's files (see template_table.go).
+	usesTable bool
 
 	localKinds map[string]kind
 	// localTypes caches staticType of locals.

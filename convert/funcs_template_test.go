@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/tofucue/tofucue/config"
 	tofufuncs "github.com/tofucue/tofucue/functions"
+	"github.com/tofucue/tofucue/internal/testdir"
 	"github.com/tofucue/tofucue/internal/testtree"
 )
 
@@ -392,5 +394,60 @@ func TestTemplateStringBeyondReferences(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTemplatesOfCalledModules checks templatefile at plan time in a
+// module outside the root module's directory: the templates of its own
+// directory are read, by paths relative to the root's, and selecting
+// one gives OpenTofu's result.
+func TestTemplatesOfCalledModules(t *testing.T) {
+	dir := testdir.Write(t, map[string]string{
+		"app/main.tf": `
+variable "kind" {
+  default = "a"
+}
+module "m" {
+  source = "../mod"
+  kind   = var.kind
+}
+output "x" {
+  value = module.m.out
+}
+`,
+		"mod/main.tf": `
+variable "kind" {}
+output "out" {
+  value = templatefile("${path.module}/tpl/${var.kind}.tpl", { name = "x" })
+}
+`,
+		"mod/tpl/a.tpl":       "Hello, ${name}!",
+		"mod/tpl/b.tpl":       "Bye, ${name}.",
+		"mod/sub/main.tf":     "",
+		"mod/sub/skipped.tpl": "another module's",
+	})
+	root := filepath.Join(dir, "app")
+	mr := Dir(root, Options{Package: "m", Sources: config.NewSources(config.SourceOptions{AllowRead: []string{dir}})})
+	if mr.Result == nil || mr.Result.Diagnostics.HasErrors() || mr.Err != nil {
+		t.Fatalf("not converted: %v", describe(mr))
+	}
+	files := describe(mr)
+	for _, want := range []string{`"../mod/tpl/a.tpl"`, `"../mod/tpl/b.tpl"`} {
+		if !strings.Contains(files, want) {
+			t.Errorf("no template %s:\n%s", want, files)
+		}
+	}
+	if strings.Contains(files, "skipped.tpl") {
+		t.Errorf("a file of another module's directory is a template:\n%s", files)
+	}
+	for kind, want := range map[string]string{"a": `"Hello, x!"`, "b": `"Bye, x."`} {
+		v, err := mr.Result.LoadWith(nil, map[string][]byte{"inputs.cue": []byte("package m\n\n_var: kind: \"" + kind + "\"\n")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := v.LookupPath(cue.ParsePath("output.x")).MarshalJSON()
+		if err != nil || string(got) != want {
+			t.Errorf("kind %s: got %s, %v; want %s", kind, got, err, want)
+		}
 	}
 }

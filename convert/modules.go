@@ -106,6 +106,10 @@ type family struct {
 	dirErr    error
 	dirRead   bool
 	templates map[string]*tableTemplate
+	// tmplFiles are the files templates are read from (templateFiles).
+	tmplFiles []moduleFile
+	tmplErr   error
+	tmplRead  bool
 	// reported are the calls whose modules are not available, warned of
 	// once.
 	reported map[*config.ModuleCall]bool
@@ -211,7 +215,11 @@ func (f *family) convert(m *config.Module, key string) *childModule {
 		tk := f.templateKeyOf(m, key)
 		if t = f.cached(tk, calls); t == nil {
 			t = f.convertTemplate(m, key, calls)
-			f.store(tk, t)
+			if !t.usesTable {
+				// A template that selects from the templates of the
+				// module's files depends on the root's: not shared.
+				f.store(tk, t)
+			}
 		}
 	}
 	f.files = append(f.files, File{Name: cueFileName(t.name, f.names), Source: t.source, Template: true})
@@ -258,13 +266,14 @@ func (f *family) convertTemplate(m *config.Module, key string, calls []resolvedC
 	docComment(tmpl, []string{"The module in " + key + ", instantiated by the module calls that use it."})
 	src := c.format([]ast.Decl{field(ident(templateRoot), &ast.StructLit{Elts: []ast.Decl{tmpl}})})
 	return &template{
-		name:    "module_" + strings.NewReplacer("/", "_", ".", "_").Replace(key) + ".tf",
-		source:  src,
-		libUsed: c.libUsed,
-		fileUse: c.fileUse,
-		diags:   c.diags,
-		reasons: c.reasons,
-		calls:   calls,
+		name:      "module_" + strings.NewReplacer("/", "_", ".", "_").Replace(key) + ".tf",
+		source:    src,
+		libUsed:   c.libUsed,
+		fileUse:   c.fileUse,
+		diags:     c.diags,
+		reasons:   c.reasons,
+		calls:     calls,
+		usesTable: c.usesTable,
 	}
 }
 

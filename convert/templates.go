@@ -51,8 +51,11 @@ type template struct {
 	source  []byte
 	libUsed bool
 	fileUse *hcl.Range
-	diags   hcl.Diagnostics
-	reasons []string
+	// usesTable is set when it selects from cueform.Templates, which
+	// depends on the root module's files (see template_table.go).
+	usesTable bool
+	diags     hcl.Diagnostics
+	reasons   []string
 	// calls are the calls it makes, resolved.
 	calls []resolvedCall
 	// pkg and lib are the ranges of the package name and the module path
