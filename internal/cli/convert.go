@@ -60,7 +60,9 @@ were not converted, 2 when a module does not load (its diagnostics are
 printed), when the converted module does not load as CUE (an internal
 error; or the module's own, when the module does not plan at the
 defaults of its variables either, and its errors are printed), and on a
-usage or I/O error. With --verify, a module whose plans differ or do not
+usage or I/O error. A module converted in full that fails only when
+evaluated without a plan (a value only the provider knows, read through
+try) is planned as verify does, and written with a warning where it plans. With --verify, a module whose plans differ or do not
 plan makes the status at least 1.`
 
 // convertFlags are the flags of hcl2cue convert.
@@ -131,10 +133,12 @@ func (r *convertRun) single(dir string) error {
 		return &exitError{code: ExitError, err: fmt.Errorf("%s: the module does not load; nothing converted", dir)}
 	}
 	if mr.Err != nil {
-		if mr.Own = planErrors(dir, r.sources); mr.Own.HasErrors() {
+		if r.settle(dir, mr); mr.Own.HasErrors() {
 			writeDiagnostics(r.stderr, mr.Own)
 			return &exitError{code: ExitError, err: fmt.Errorf("%s: the module does not plan at the defaults of its variables (above), and its conversion does not load as CUE either; nothing written", dir)}
 		}
+	}
+	if mr.Err != nil {
 		if !mr.Result.Complete() {
 			// The constructs not converted may be what CUE fails on,
 			// in a way that does not name their placeholders.
@@ -242,7 +246,7 @@ func (r *convertRun) batch(arg, root string) error {
 	// unless the module fails of its own.
 	for i, m := range s.Modules {
 		if m.Err != nil {
-			m.Own = planErrors(dirs[i], r.sources)
+			r.settle(dirs[i], m)
 		}
 	}
 
@@ -437,6 +441,31 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// settle decides a conversion that does not load as CUE at the defaults
+// of its variables (m.Err): where the HCL module does not plan there
+// either, its own errors are the reason (m.Own). Where it plans, a module
+// converted in full is planned on the CUE side too, as verify does: the
+// check evaluates the module without a plan, where an attribute that only
+// the provider knows is missing (an error that try turns into its
+// fallback) rather than unknown, so a conversion that plans is not a bug
+// of the converter. It is written, with a warning that says so.
+func (r *convertRun) settle(dir string, m *convert.ModuleResult) {
+	if m.Own = planErrors(dir, r.sources); m.Own.HasErrors() || !m.Result.Complete() {
+		return
+	}
+	results, diags := verify.Run(dir, "", verify.Options{Context: r.ctx, Sources: r.sources, Inputs: inputs.Sources{Synthesize: true}})
+	if diags.HasErrors() || len(results) == 0 || results[0].Diagnostics.HasErrors() {
+		return
+	}
+	line, _, _ := strings.Cut(m.Err.Error(), "\n")
+	m.Result.Diagnostics = append(m.Result.Diagnostics, &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Converted module checked by planning it",
+		Detail:   fmt.Sprintf("Evaluated at the defaults of its variables without a plan, the converted module fails (%s); planned against the mock provider, with inputs made up where there are none, it plans (hcl2cue verify compares its plans with the HCL module's).", strings.TrimSuffix(line, ":")),
+	})
+	m.Err = nil
 }
 
 // planErrors are the errors of planning the HCL module in dir with the

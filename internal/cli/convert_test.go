@@ -39,6 +39,20 @@ func TestConvertSingle(t *testing.T) {
 		"partial/main.tf": partialModule,
 		"broken/main.tf":  brokenModule,
 		"notes/README.md": "",
+		"computed/main.tf": `resource "google_x" "u" {
+  spec {
+    a = "x"
+  }
+}
+
+locals {
+  e = coalesce(try(google_x.u.spec[0].eff, null), try(google_x.u.spec[0].other, null))
+}
+
+output "e" {
+  value = local.e
+}
+`,
 	})
 	j := func(parts ...string) string { return filepath.Join(append([]string{root}, parts...)...) }
 
@@ -140,6 +154,20 @@ func TestConvertSingle(t *testing.T) {
 		checkRun(t, code, stdout, stderr, ExitError, nil, []string{"was not written by hcl2cue"})
 		if readFile(t, keep) != "mine" || exists(filepath.Join(out, "main.cue")) {
 			t.Errorf("%s was changed", out)
+		}
+	})
+
+	t.Run("fails without a plan, plans", func(t *testing.T) {
+		// Without a plan, google_x.u.spec[0].eff is missing, so both
+		// tries give null and coalesce fails; in a plan it is unknown.
+		out := filepath.Join(t.TempDir(), "out")
+		code, stdout, stderr := run(t, hcl2cue, "convert", "-o", out, j("computed"))
+		checkRun(t, code, stdout, stderr, ExitOK, nil, []string{
+			"Warning: Converted module checked by planning it",
+			"index out of range",
+		})
+		if src := readFile(t, filepath.Join(out, "main.cue")); !strings.Contains(src, "_local_e:") {
+			t.Errorf("main.cue:\n%s", src)
 		}
 	})
 
