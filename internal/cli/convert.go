@@ -133,7 +133,8 @@ func (r *convertRun) single(dir string) error {
 		return &exitError{code: ExitError, err: fmt.Errorf("%s: the module does not load; nothing converted", dir)}
 	}
 	if mr.Err != nil {
-		if r.settle(dir, mr); mr.Own.HasErrors() {
+		r.settle(dir, mr)
+		if mr.Own.HasErrors() {
 			writeDiagnostics(r.stderr, mr.Own)
 			return &exitError{code: ExitError, err: fmt.Errorf("%s: the module does not plan at the defaults of its variables (above), and its conversion does not load as CUE either; nothing written", dir)}
 		}
