@@ -246,8 +246,8 @@
 //   - plantimestamp (CUE expression): `_plantimestamp` (@plantimestamp): the time the plan is made, which the engine sets, the same as on the HCL side
 //   - pow (tofu library): `math.Pow(x, y)` rounded to float64 (`tofu.#float64`), as OpenTofu computes it; a result that is not a whole number may differ from Go's in the last binary digit
 //   - range (tofu library): `tofu.#range`: `list.Range` with OpenTofu's default step (-1 when counting down) and its limit of 1024 elements
-//   - regex (at conversion): a literal pattern is examined: `regexp.Find` without groups, the groups of `regexp.FindSubmatch` as a list, `regexp.FindNamedSubmatch` for named groups; a pattern that is not a literal, or a group that may not take part in the match (null in OpenTofu, "" in CUE), is not converted
-//   - regexall (at conversion): as regex, every match (`tofu.#regexall`), an empty list where none
+//   - regex (at conversion): a literal pattern is examined: `regexp.Find` without groups, the groups of `regexp.FindSubmatch` as a list, `regexp.FindNamedSubmatch` for named groups; a group that may take no part in the match is null where it took none (its "" in CUE, where it cannot match ""); a pattern that is not a literal, or whose group that may take no part can match "", is not converted
+//   - regexall (at conversion): as regex, every match (`tofu.#regexall`), an empty list where none; a pattern with a group that may take no part in a match is not converted
 //   - replace (CUE standard library): `strings.Replace(s, old, new, -1)`, or `regexp.ReplaceAll` for a literal /pattern/; `tofu.#replace` decides when the substring is not a literal
 //   - reverse (CUE standard library): `list.Reverse(l)`
 //   - rsadecrypt (at conversion): worked out at conversion when its arguments are constants; otherwise not converted: CUE has no RSA

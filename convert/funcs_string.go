@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,9 +33,9 @@ var stringFuncs = map[string]function{
 		result: kindList, conv: convFormatList},
 	"indent": {how: byLibrary, note: "`tofu.#indent`: spaces after every newline", result: kindString, conv: libCall("indent", 2, 2)},
 	"join":   {how: byStdlib, note: "`strings.Join(l, sep)` for lists of strings; `tofu.#join` writes numbers and bools as strings and joins several lists", result: kindString, conv: convJoin},
-	"regex": {how: byConversion, note: "a literal pattern is examined: `regexp.Find` without groups, the groups of `regexp.FindSubmatch` as a list, `regexp.FindNamedSubmatch` for named groups; a pattern that is not a literal, or a group that may not take part in the match (null in OpenTofu, \"\" in CUE), is not converted",
+	"regex": {how: byConversion, note: "a literal pattern is examined: `regexp.Find` without groups, the groups of `regexp.FindSubmatch` as a list, `regexp.FindNamedSubmatch` for named groups; a group that may take no part in the match is null where it took none (its \"\" in CUE, where it cannot match \"\"); a pattern that is not a literal, or whose group that may take no part can match \"\", is not converted",
 		conv: convRegex(false)},
-	"regexall": {how: byConversion, note: "as regex, every match (`tofu.#regexall`), an empty list where none", result: kindList, conv: convRegex(true)},
+	"regexall": {how: byConversion, note: "as regex, every match (`tofu.#regexall`), an empty list where none; a pattern with a group that may take no part in a match is not converted", result: kindList, conv: convRegex(true)},
 	"replace":  {how: byStdlib, note: "`strings.Replace(s, old, new, -1)`, or `regexp.ReplaceAll` for a literal /pattern/; `tofu.#replace` decides when the substring is not a literal", result: kindString, conv: convReplace},
 	"split": {how: byStdlib, note: "`strings.Split(s, sep)`", result: kindList, conv: func(cl *call) ast.Expr {
 		if !cl.arity(2, 2) {
@@ -93,7 +94,12 @@ func convReplace(cl *call) ast.Expr {
 }
 
 // convRegex writes regex(pattern, s) or regexall(pattern, s) for a
-// literal pattern: the form of the result depends on its groups.
+// literal pattern: the form of the result depends on its groups. A group
+// that may take no part in a match is null in OpenTofu's result, and an
+// empty string in CUE's; where it cannot match the empty string, an empty
+// string is its taking no part, which the result makes null:
+//
+//	[for i, g in list.Drop(regexp.FindSubmatch(p, s), 1) {[if g == "" if list.Contains([1], i) {null}, g][0]}]
 func convRegex(all bool) func(*call) ast.Expr {
 	return func(cl *call) ast.Expr {
 		if !cl.arity(2, 2) {
@@ -103,7 +109,10 @@ func convRegex(all bool) func(*call) ast.Expr {
 		if !ok {
 			return cl.fail("The pattern is not a literal: the form of the result (string, list or object) depends on its groups.")
 		}
-		form, why := regexForm(pat)
+		form, optional, why := regexForm(pat)
+		if why == "" && all && len(optional) > 0 {
+			why = "A group of the pattern may take no part in a match: OpenTofu gives null for it, CUE's regexp an empty string."
+		}
 		if why != "" {
 			return cl.fail(why)
 		}
@@ -115,19 +124,56 @@ func convRegex(all bool) func(*call) ast.Expr {
 		case "string":
 			return cl.std("regexp", "Find", stringLit(pat), s)
 		case "list":
-			return cl.std("list", "Drop", cl.std("regexp", "FindSubmatch", stringLit(pat), s), intLit(1))
+			groups := cl.std("list", "Drop", cl.std("regexp", "FindSubmatch", stringLit(pat), s), intLit(1))
+			if len(optional) == 0 {
+				return groups
+			}
+			var keys []ast.Expr
+			for _, i := range optional {
+				keys = append(keys, intLit(i-1))
+			}
+			return &ast.ListLit{Elts: []ast.Expr{&ast.Comprehension{
+				Clauses: []ast.Clause{&ast.ForClause{Key: ident("i"), Value: ident("g"), Source: groups}},
+				Value:   embed(nullWhereEmpty(cl, ident("g"), ident("i"), keys)),
+			}}}
 		}
-		return cl.std("regexp", "FindNamedSubmatch", stringLit(pat), s)
+		named := cl.std("regexp", "FindNamedSubmatch", stringLit(pat), s)
+		if len(optional) == 0 {
+			return named
+		}
+		re := regexp.MustCompile(pat)
+		var keys []ast.Expr
+		for _, i := range optional {
+			keys = append(keys, stringLit(re.SubexpNames()[i]))
+		}
+		return &ast.StructLit{Elts: []ast.Decl{&ast.Comprehension{
+			Clauses: []ast.Clause{&ast.ForClause{Key: ident("k"), Value: ident("g"), Source: named}},
+			Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: ident("k")}, nullWhereEmpty(cl, ident("g"), ident("k"), keys))}},
+		}}}
 	}
 }
 
+// nullWhereEmpty is [if g == "" if list.Contains(keys, k) {null}, g][0]:
+// a group that took no part in the match, null.
+func nullWhereEmpty(cl *call, g, k ast.Expr, keys []ast.Expr) ast.Expr {
+	return index(list(
+		&ast.Comprehension{Clauses: []ast.Clause{
+			&ast.IfClause{Condition: binary(token.EQL, g, stringLit(""))},
+			&ast.IfClause{Condition: cl.std("list", "Contains", list(keys...), k)},
+		}, Value: embed(ast.NewNull())},
+		g,
+	), intLit(0))
+}
+
 // regexForm is the form of a pattern's result: "string" without groups,
-// "list" for unnamed groups, "map" for named ones; why says why a pattern
-// cannot be converted.
-func regexForm(pat string) (form, why string) {
+// "list" for unnamed groups, "map" for named ones; optional are the
+// groups (numbered from 1) that may take no part in a match, none of
+// which can match the empty string; why says why a pattern cannot be
+// converted.
+func regexForm(pat string) (form string, optional []int, why string) {
 	re, err := regexp.Compile(pat)
 	if err != nil {
-		return "", fmt.Sprintf("The pattern is not a valid regular expression: %s.", err)
+		return "", nil, fmt.Sprintf("The pattern is not a valid regular expression: %s.", err)
 	}
 	named, unnamed := 0, 0
 	for _, n := range re.SubexpNames()[1:] {
@@ -138,31 +184,37 @@ func regexForm(pat string) (form, why string) {
 		}
 	}
 	if named > 0 && unnamed > 0 {
-		return "", "The pattern mixes named and unnamed groups, which OpenTofu does not allow."
+		return "", nil, "The pattern mixes named and unnamed groups, which OpenTofu does not allow."
 	}
 	tree, err := syntax.Parse(pat, syntax.Perl)
 	if err != nil {
-		return "", fmt.Sprintf("The pattern is not a valid regular expression: %s.", err)
+		return "", nil, fmt.Sprintf("The pattern is not a valid regular expression: %s.", err)
 	}
-	if optionalCapture(tree, false) {
-		return "", "A group of the pattern may take no part in a match: OpenTofu gives null for it, CUE's regexp an empty string."
+	var nullable bool
+	optionalCaptures(tree, false, func(g *syntax.Regexp) {
+		optional = append(optional, g.Cap)
+		nullable = nullable || matchesEmpty(g.Sub[0])
+	})
+	if nullable {
+		return "", nil, "A group of the pattern may take no part in a match, and may match the empty string: OpenTofu gives null where it takes no part, CUE's regexp an empty string either way."
 	}
+	slices.Sort(optional)
 	switch {
 	case named > 0:
-		return "map", ""
+		return "map", optional, ""
 	case unnamed > 0:
-		return "list", ""
+		return "list", optional, ""
 	}
-	return "string", ""
+	return "string", nil, ""
 }
 
-// optionalCapture reports whether a capturing group of re may take no
-// part in a match: one under ?, *, {0,n} or in a branch of |.
-func optionalCapture(re *syntax.Regexp, optional bool) bool {
+// optionalCaptures calls found with each capturing group of re that may
+// take no part in a match: one under ?, *, {0,n} or in a branch of |.
+func optionalCaptures(re *syntax.Regexp, optional bool, found func(*syntax.Regexp)) {
 	switch re.Op {
 	case syntax.OpCapture:
 		if optional {
-			return true
+			found(re)
 		}
 	case syntax.OpStar, syntax.OpQuest:
 		optional = true
@@ -174,11 +226,43 @@ func optionalCapture(re *syntax.Regexp, optional bool) bool {
 		optional = true
 	}
 	for _, sub := range re.Sub {
-		if optionalCapture(sub, optional) {
-			return true
-		}
+		optionalCaptures(sub, optional, found)
 	}
-	return false
+}
+
+// matchesEmpty reports whether re may match the empty string: it is
+// nullable, or holds an assertion (^, $, \b), which this does not follow
+// (so it errs on the side of yes).
+func matchesEmpty(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune) == 0
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return false
+	case syntax.OpNoMatch:
+		return false
+	case syntax.OpStar, syntax.OpQuest:
+		return true
+	case syntax.OpPlus, syntax.OpCapture:
+		return matchesEmpty(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min == 0 || matchesEmpty(re.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !matchesEmpty(sub) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if matchesEmpty(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return true // empty match, assertions
 }
 
 // fmtVerb is one verb of a format string.
