@@ -112,6 +112,9 @@ type converter struct {
 	// fileUse is the first file function that reads the module's files
 	// as the converted module embeds them (see fileRef).
 	fileUse *hcl.Range
+	// yamlDepth counts the yamldecode calls yamlOfFiles is converting
+	// for one it rewrote.
+	yamlDepth int
 	// usesTable is set when a templatefile call selects from the
 	// templates of the module's files (see template_table.go).
 	usesTable bool

@@ -295,7 +295,7 @@
 //   - uuid (unknown at plan): `string`: a random UUID
 //   - uuidv5 (tofu library): `tofu.#uuidv5`: `uuid.SHA1` with the named namespaces dns, url, oid and x500
 //   - values (tofu library): `tofu.#values`: the values in the lexical order of their keys
-//   - yamldecode (at conversion): worked out at conversion when its argument is a constant (such as a file of the module); of a file whose path is known only when planning, the file as the converted module embeds it decoded (`_yamlfiles[p]`: by CUE where it decodes as OpenTofu does, checked when converting); otherwise not converted: CUE's YAML decoder differs from OpenTofu's in tags, timestamps and number forms
+//   - yamldecode (at conversion): worked out at conversion when its argument is a constant (such as a file of the module); of a file whose path is known only when planning, the file as the converted module embeds it decoded (`_yamlfiles[p]`: by CUE where it decodes as OpenTofu does, checked when converting), also through local values, conditionals (each branch decoded) and pathexpand; otherwise not converted: CUE's YAML decoder differs from OpenTofu's in tags, timestamps and number forms
 //   - yamlencode (at conversion): worked out at conversion when its argument is a constant; otherwise not converted: CUE's YAML encoder quotes and orders differently from OpenTofu's
 //   - zipmap (tofu library): `tofu.#zipmap`: keys to the values at the same index; a later repeat of a key wins
 package convert

@@ -56,6 +56,18 @@ func TestFilesAtPlan(t *testing.T) {
 			w.check(t, false)
 		})
 	}
+	for _, c := range []struct{ expr, locals string }{
+		{expr: `yamldecode(var.b == "" ? "{}" : file(var.a))`},
+		{expr: `yamldecode(var.a == "conf/a.yaml" ? "k: [1, 2]" : file(var.a))`},
+		{expr: `yamldecode(pathexpand(file(var.a)))`},
+		{expr: `yamldecode(local.data)`, locals: `  data = var.a != null ? file(pathexpand(var.a)) : "{}"`},
+		{expr: `[for f in ["a.yaml", "c.json"] : yamldecode(var.dir == "" ? "{}" : file("${var.dir}/${f}"))]`},
+	} {
+		t.Run(c.expr, func(t *testing.T) {
+			w := &withInputs{expr: c.expr, vars: vars, files: moduleFileTree, locals: c.locals}
+			w.check(t, false)
+		})
+	}
 	for _, expr := range []string{
 		`file("${var.dir}/none.yaml")`,
 		`file(var.bin)`,

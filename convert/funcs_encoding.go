@@ -2,6 +2,8 @@ package convert
 
 import (
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"golang.org/x/text/encoding/ianaindex"
@@ -69,13 +71,10 @@ var encodingFuncs = map[string]function{
 		}
 		return cl.std("net", "QueryUnescape", cl.args[0])
 	}},
-	"yamldecode": {how: byConversion, note: "worked out at conversion when its argument is a constant (such as a file of the module); of a file whose path is known only when planning, the file as the converted module embeds it decoded (`_yamlfiles[p]`: by CUE where it decodes as OpenTofu does, checked when converting); otherwise not converted: CUE's YAML decoder differs from OpenTofu's in tags, timestamps and number forms", conv: func(cl *call) ast.Expr {
+	"yamldecode": {how: byConversion, note: "worked out at conversion when its argument is a constant (such as a file of the module); of a file whose path is known only when planning, the file as the converted module embeds it decoded (`_yamlfiles[p]`: by CUE where it decodes as OpenTofu does, checked when converting), also through local values, conditionals (each branch decoded) and pathexpand; otherwise not converted: CUE's YAML decoder differs from OpenTofu's in tags, timestamps and number forms", conv: func(cl *call) ast.Expr {
 		if cl.arity(1, 1) {
-			if fc, ok := cl.src[0].(*hclsyntax.FunctionCallExpr); ok && fc.Name == "file" {
-				if p, ok := fileTableRef(cl.args[0]); ok {
-					// The embedded files decoded.
-					return &ast.IndexExpr{X: cl.c.fileTable(cueform.YAMLFiles, cl.rng), Index: p}
-				}
+			if x, ok := yamlOfFiles(cl); ok {
+				return x
 			}
 		}
 		return cl.foldOr("yamldecode is converted only when its argument is a constant, such as file(\"${path.module}/x.yaml\"): CUE's YAML decoder differs from OpenTofu's in tags, timestamps and number forms.")
@@ -94,4 +93,86 @@ func constantUTF8(cl *call) bool {
 	}
 	enc, err := ianaindex.IANA.Encoding(v.AsString())
 	return err == nil && enc == unicode.UTF8
+}
+
+// maxYAMLDepth is how many local values and conditionals yamlOfFiles
+// follows.
+const maxYAMLDepth = 8
+
+// yamlOfFiles converts yamldecode(x) where x is, through local values and
+// the branches of conditionals, a file of the module read at plan time
+// (file(p), also under pathexpand) or a constant: the file's entry in
+// cueform.YAMLFiles, or the constant decoded when converting. A
+// conditional becomes one of yamldecode calls,
+//
+//	yamldecode(c ? file(p) : "{}")  =>  c ? yamldecode(file(p)) : yamldecode("{}")
+//
+// which OpenTofu evaluates alike, since only the branch taken is decoded.
+func yamlOfFiles(cl *call) (ast.Expr, bool) {
+	c := cl.c
+	if p, ok := fileTableRef(cl.args[0]); ok {
+		if fc, ok := cl.src[0].(*hclsyntax.FunctionCallExpr); ok && fc.Name == "file" {
+			// The embedded files decoded.
+			return &ast.IndexExpr{X: c.fileTable(cueform.YAMLFiles, cl.rng), Index: p}, true
+		}
+	}
+	if c.yamlDepth >= maxYAMLDepth {
+		return nil, false
+	}
+	decode := func(e hclsyntax.Expression) hclsyntax.Expression {
+		return &hclsyntax.FunctionCallExpr{Name: "yamldecode", Args: []hclsyntax.Expression{e}, NameRange: cl.rng, OpenParenRange: cl.rng, CloseParenRange: cl.rng}
+	}
+	var rewritten hclsyntax.Expression
+	switch e := cl.src[0].(type) {
+	case *hclsyntax.ParenthesesExpr:
+		rewritten = decode(e.Expression)
+	case *hclsyntax.ConditionalExpr:
+		rewritten = &hclsyntax.ConditionalExpr{Condition: e.Condition, TrueResult: decode(e.TrueResult), FalseResult: decode(e.FalseResult), SrcRange: e.SrcRange}
+	case *hclsyntax.ScopeTraversalExpr:
+		name, ok := localName(e.Traversal)
+		l := c.m.Locals[name]
+		if !ok || l == nil {
+			return nil, false
+		}
+		def, ok := l.Expr.(hclsyntax.Expression)
+		if !ok {
+			return nil, false
+		}
+		for _, t := range def.Variables() {
+			if _, bound := c.lookup(t.RootName()); bound {
+				return nil, false // a name here that is not the local's
+			}
+		}
+		rewritten = decode(def)
+	case *hclsyntax.FunctionCallExpr:
+		// pathexpand leaves a text that does not start with ~ as it is.
+		inner, ok := e.Args[0].(*hclsyntax.FunctionCallExpr)
+		if e.Name != "pathexpand" || len(e.Args) != 1 || e.ExpandFinal || !ok || inner.Name != "file" {
+			return nil, false
+		}
+		x, _ := convertExpr(c, inner)
+		p, ok := fileTableRef(x)
+		if !ok {
+			return nil, false
+		}
+		text := &ast.IndexExpr{X: c.fileTable(cueform.Files, cl.rng), Index: p}
+		decoded := &ast.IndexExpr{X: c.fileTable(cueform.YAMLFiles, cl.rng), Index: p}
+		return index(list(&ast.Comprehension{
+			Clauses: []ast.Clause{&ast.IfClause{Condition: &ast.UnaryExpr{Op: token.NOT, X: cl.std("strings", "HasPrefix", text, stringLit("~"))}}},
+			Value:   embed(decoded),
+		}), intLit(0)), true
+	default:
+		return nil, false
+	}
+	nd, nr := len(c.diags), len(c.reasons)
+	c.yamlDepth++
+	x, _ := convertExpr(c, rewritten)
+	c.yamlDepth--
+	for _, d := range c.diags[nd:] {
+		if d.Severity == hcl.DiagError {
+			c.diags, c.reasons = c.diags[:nd], c.reasons[:nr]
+			return nil, false
+		}
+	}
+	return x, true
 }
