@@ -3,6 +3,7 @@ package convert
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -95,6 +96,31 @@ func (c *converter) outsideRoot(e hcl.Expression) string {
 		return ""
 	}
 	return fmt.Sprintf("The path is built from path.module and known only when the module is planned; the converted module embeds the files of the root module's directory, and this module's directory, %s, is outside it.", c.child)
+}
+
+// missingFile is the call cl of a file function whose constant path,
+// inside the module's directory, names no file: OpenTofu fails where it
+// evaluates the call, and so does the CUE, with OpenTofu's message; a
+// warning says so. ok is false for any other call.
+func (cl *call) missingFile() (x ast.Expr, ok bool) {
+	if len(cl.src) == 0 {
+		return nil, false
+	}
+	rel, _, ok := cl.c.constPath(cl.src[0])
+	if !ok || filepath.IsAbs(rel) || !filepath.IsLocal(rel) {
+		return nil, false
+	}
+	if _, err := os.Stat(filepath.Join(cl.c.m.Dir, rel)); !errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	msg := fmt.Sprintf("Call to function %q failed: no file exists at %q.", cl.name, filepath.ToSlash(rel))
+	cl.c.diags = append(cl.c.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "File function of a missing file",
+		Detail:   msg + " OpenTofu fails where it evaluates this call, and so does the CUE form.",
+		Subject:  cl.rng.Ptr(),
+	})
+	return ast.NewCall(ident("error"), stringLit(msg)), true
 }
 
 // fileTableRef tells whether x is file(p) converted by fileFunc, a

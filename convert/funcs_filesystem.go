@@ -69,6 +69,9 @@ func fileFunc(k kind, read func(cl *call, content ast.Expr) ast.Expr) function {
 		if x, _, err, ok := cl.fold(); ok {
 			return x
 		} else if err != "" {
+			if x, ok := cl.missingFile(); ok && cl.name != "fileexists" {
+				return x
+			}
 			return cl.fail("OpenTofu reports an error for this call: " + err)
 		}
 		if why := cl.c.outsideRoot(cl.src[0]); why != "" {

@@ -1,7 +1,11 @@
 package convert
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+
+	"cuelang.org/go/cue"
 
 	"github.com/tofucue/tofucue/internal/testtree"
 )
@@ -75,7 +79,6 @@ func TestFileFunctions(t *testing.T) {
 
 func TestFilesystemFunctionsNotConverted(t *testing.T) {
 	for _, c := range []struct{ expr, detail string }{
-		{`file("missing.txt")`, "OpenTofu reports an error for this call"},
 		{`file("../outside.txt")`, "OpenTofu reports an error for this call"},
 		{`templatefile(var.p, {a = var.a})`, "No file of the module's directory can be this call's template"},
 		{`abspath(".")`, "depends on the directory OpenTofu runs in"},
@@ -106,4 +109,36 @@ func openTofuValueIn(t *testing.T, files map[string]string, expr string) []byte 
 	t.Helper()
 	dir := testtree.Write(t, files)
 	return openTofuValueWith(t, dir, expr)
+}
+
+// TestMissingFileFailsWhenEvaluated checks a file function of a constant
+// path that names no file: converted, with a warning, to an error where
+// OpenTofu's is, when it is evaluated; not where it is not (count 0).
+func TestMissingFileFailsWhenEvaluated(t *testing.T) {
+	for _, expr := range []string{`file("missing.txt")`, `filesha256("${path.module}/package.py")`, `templatefile("tpl/missing.tpl", {})`} {
+		t.Run(expr, func(t *testing.T) {
+			files := map[string]string{"main.tf": fmt.Sprintf(`variable "n" {
+  default = 0
+}
+resource "terraform_data" "x" {
+  count = var.n
+  input = %s
+}
+`, expr)}
+			r, v := convertSource(t, files)
+			if r.Diagnostics.HasErrors() || !strings.Contains(r.Diagnostics.Error(), "File function of a missing file") {
+				t.Fatalf("diagnostics: %s", r.Diagnostics.Error())
+			}
+			if err := v.Validate(); err != nil {
+				t.Errorf("with count 0: %v", err)
+			}
+			w, err := r.LoadWith(nil, map[string][]byte{"inputs.cue": []byte("package m\n\n_var: n: 1\n")})
+			if err == nil {
+				err = w.LookupPath(cue.ParsePath("terraform_data.x[0].input")).Err()
+			}
+			if err == nil || !strings.Contains(err.Error(), "no file exists at") {
+				t.Errorf("with count 1: %v, want OpenTofu's error", err)
+			}
+		})
+	}
 }

@@ -250,7 +250,6 @@ func TestTemplatesNotConverted(t *testing.T) {
 	for _, c := range []struct{ expr, detail string }{
 		{`templatefile("${path.module}/tpl/${var.p}.nothing", {a = var.a})`, "No file of the module's directory can be this call's template"},
 		{`templatefile(var.p == "" ? "${path.module}/tpl/self.tpl" : "${path.module}/tpl/raw.tpl", {n = 1, value = var.a})`, "The template tpl/self.tpl, which this call may read, is not converted"},
-		{`templatefile("${path.module}/tpl/missing.tpl", {a = var.a})`, "no file exists"},
 		{`templatefile("${path.module}/../outside.tpl", {a = var.a})`, "outside the module directory"},
 		{`templatefile("${path.module}/tpl/self.tpl", {n = var.a})`, "calls itself"},
 		{`templatestring("$${", {a = var.a})`, "OpenTofu reports an error"},
