@@ -108,7 +108,7 @@ type converter struct {
 	// ephemeral resource are converted (see nullByDefault).
 	inResource bool
 
-	usesPath, usesWorkspace, usesPlanTime bool
+	usesPath, usesWorkspace, usesPlanTime, usesHome bool
 	// fileUse is the first file function that reads the module's files
 	// as the converted module embeds them (see fileRef).
 	fileUse *hcl.Range
@@ -424,12 +424,26 @@ func (c *converter) contextDecls() []ast.Decl {
 		docComment(f, []string{"plantimestamp(): the engine sets it to the time the plan is made."})
 		decls = append(decls, f)
 	}
+	if c.usesHome {
+		f := field(ident(homeRoot), ident("string"))
+		f.Attrs = []*ast.Attribute{attr(cueform.AttrHome), attr("tag", "home")}
+		docComment(f, []string{"The home directory pathexpand expands ~ to: the engine sets it to the", "machine's, as OpenTofu uses it; cue export -t home=DIR sets it."})
+		decls = append(decls, f)
+	}
+	for _, d := range decls[min(1, len(decls)):] {
+		// The blank line before a declaration goes before its comment.
+		if cgs := ast.Comments(d); len(cgs) > 0 {
+			cgs[0].List[0].Slash = token.NoPos.WithRel(token.NewSection)
+		}
+	}
 	return decls
 }
 
 // usesContext reports whether the module reads a value the engine sets
 // (contextDecls).
-func (c *converter) usesContext() bool { return c.usesPath || c.usesWorkspace || c.usesPlanTime }
+func (c *converter) usesContext() bool {
+	return c.usesPath || c.usesWorkspace || c.usesPlanTime || c.usesHome
+}
 
 // defaulted is *d | t.
 func defaulted(d, t ast.Expr) ast.Expr {

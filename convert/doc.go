@@ -242,7 +242,7 @@
 //   - nonsensitive (CUE expression): the value itself: CUE has no sensitive values
 //   - one (tofu library): `tofu.#one`: the only element, null for an empty list, an error for more
 //   - parseint (CUE standard library): `strconv.ParseInt(s, base, 0)`: Go's big integer parsing, as OpenTofu's; `tofu.#parseint` checks a base that is not a literal (2 to 62)
-//   - pathexpand (tofu library): `tofu.#pathexpand`: a path not starting with ~ is itself; one starting with ~ is an error when evaluated (the home directory is the machine's), and a constant one is not converted
+//   - pathexpand (tofu library): `tofu.#pathexpand`: a path not starting with ~ is itself; ~ and ~/... are joined to the home directory, `_home` in tofu_context.cue, which the engine sets to the machine's as OpenTofu uses it (`cue export -t home=DIR`); ~user is an error
 //   - plantimestamp (CUE expression): `_plantimestamp` (@plantimestamp): the time the plan is made, which the engine sets, the same as on the HCL side
 //   - pow (tofu library): `math.Pow(x, y)` rounded to float64 (`tofu.#float64`), as OpenTofu computes it; a result that is not a whole number may differ from Go's in the last binary digit
 //   - range (tofu library): `tofu.#range`: `list.Range` with OpenTofu's default step (-1 when counting down) and its limit of 1024 elements

@@ -20,18 +20,23 @@ var filesystemFuncs = map[string]function{
 	"basename": {how: byStdlib, note: "`path.Base(p, path.Unix)`", result: kindString, conv: pathFunc("Base")},
 	"dirname":  {how: byStdlib, note: "`path.Dir(p, path.Unix)`", result: kindString, conv: pathFunc("Dir")},
 	"abspath":  {how: notConverted, note: "the result depends on the directory OpenTofu runs in"},
-	"pathexpand": {how: byLibrary, note: "`tofu.#pathexpand`: a path not starting with ~ is itself; one starting with ~ is an error when evaluated (the home directory is the machine's), and a constant one is not converted", result: kindString,
+	"pathexpand": {how: byLibrary, note: "`tofu.#pathexpand`: a path not starting with ~ is itself; ~ and ~/... are joined to the home directory, `_home` in tofu_context.cue, which the engine sets to the machine's as OpenTofu uses it (`cue export -t home=DIR`); ~user is an error", result: kindString,
 		conv: func(cl *call) ast.Expr {
 			if !cl.arity(1, 1) {
 				return cl.fail(arityDetail(cl.name, 1, 1))
 			}
 			if p, _, ok := cl.c.constString(cl.src[0]); ok {
-				if strings.HasPrefix(p, "~") {
-					return cl.fail("pathexpand is not converted for a path that starts with ~: the home directory is the machine's.")
+				switch {
+				case !strings.HasPrefix(p, "~"):
+					return stringLit(p)
+				case len(p) > 1 && p[1] != '/' && p[1] != '\\':
+					return cl.fail("OpenTofu reports an error for this call: cannot expand user-specific home dir.")
 				}
-				return stringLit(p)
+				cl.c.usesHome = true
+				return cl.std("path", "Join", list(ident(homeRoot), stringLit(p[1:])), selector(ident("path"), "Unix"))
 			}
-			return cl.lib("pathexpand", cl.strArg(0))
+			cl.c.usesHome = true
+			return cl.lib("pathexpand", cl.strArg(0), ident(homeRoot))
 		}},
 	"file":             fileFunc(kindString, fileContent),
 	"fileexists":       fileFunc(kindBool, fileExists),

@@ -1,14 +1,18 @@
 package convert
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"cuelang.org/go/cue"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	tofufuncs "github.com/tofucue/tofucue/functions"
 	"github.com/tofucue/tofucue/internal/testtree"
 )
 
@@ -48,7 +52,7 @@ func TestFoldThroughLocals(t *testing.T) {
 func TestFoldNotWhereInputsShow(t *testing.T) {
 	files := map[string]string{"vars.tf": "variable \"p\" {}\n", "x.txt": "x"}
 	for _, c := range []struct{ expr, detail string }{
-		{`pathexpand("~/x")`, "home directory"},
+		{`pathexpand("~user/x")`, "user-specific"},
 	} {
 		t.Run(c.expr, func(t *testing.T) {
 			r, _ := convertOutput(t, files, c.expr)
@@ -62,19 +66,47 @@ func TestFoldNotWhereInputsShow(t *testing.T) {
 	}
 }
 
-// TestPathexpandHome checks that a path starting with ~ known only when
-// evaluating is an error in CUE, which does not know the home directory.
+// TestPathexpandHome checks pathexpand of paths under the home
+// directory, known when converting or only when evaluating: with _home
+// set as the engine sets it, the machine's, CUE gives what OpenTofu
+// gives; ~user is an error on both sides.
 func TestPathexpandHome(t *testing.T) {
-	r, _ := convertSource(t, map[string]string{
-		"main.tf": "variable \"p\" {\n  type = string\n}\n\noutput \"x\" {\n  value = pathexpand(var.p)\n}\n",
-	})
-	if r.Diagnostics.HasErrors() {
-		t.Fatal(r.Diagnostics.Error())
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Skip(err)
 	}
-	v, err := r.LoadWith(nil, map[string][]byte{"inputs.cue": []byte("package m\n\n_var: p: \"~/x\"\n")})
-	if err == nil {
-		if s, err := v.LookupPath(cue.ParsePath("output.x")).String(); err == nil {
-			t.Fatalf("CUE gives %q for a path under the home directory", s)
+	expand := tofufuncs.Table(tofufuncs.Options{BaseDir: t.TempDir()})["pathexpand"]
+	for _, p := range []string{"~", "~/x", "~/a/../b/", "x/~", "", "~user/x"} {
+		want, werr := expand.Call([]cty.Value{cty.StringVal(p)})
+		for _, expr := range []string{"pathexpand(var.p)", fmt.Sprintf("pathexpand(%q)", p)} {
+			t.Run(p+" "+expr, func(t *testing.T) {
+				r, _ := convertSource(t, map[string]string{
+					"main.tf": "variable \"p\" {\n  type = string\n}\n\noutput \"x\" {\n  value = " + expr + "\n}\n",
+				})
+				if expr != "pathexpand(var.p)" && werr != nil {
+					if !r.Diagnostics.HasErrors() {
+						t.Fatalf("converted; OpenTofu: %v", werr)
+					}
+					return
+				}
+				if r.Diagnostics.HasErrors() {
+					t.Fatal(r.Diagnostics.Error())
+				}
+				inputs := fmt.Sprintf("package m\n\n_var: p: %q\n_home: %q\n", p, home)
+				v, err := r.LoadWith(nil, map[string][]byte{"inputs.cue": []byte(inputs)})
+				var got string
+				if err == nil {
+					got, err = v.LookupPath(cue.ParsePath("output.x")).String()
+				}
+				switch {
+				case werr != nil && err == nil:
+					t.Errorf("CUE gives %q, OpenTofu an error: %v", got, werr)
+				case werr == nil && err != nil:
+					t.Errorf("CUE: %v; OpenTofu gives %q", err, want.AsString())
+				case werr == nil && got != want.AsString():
+					t.Errorf("CUE gives %q, OpenTofu %q", got, want.AsString())
+				}
+			})
 		}
 	}
 }

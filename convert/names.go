@@ -27,6 +27,7 @@ const (
 	pathRoot      = cueform.PathRoot
 	workspaceRoot = cueform.WorkspaceRoot
 	planTimeRoot  = cueform.PlanTimeRoot
+	homeRoot      = cueform.HomeRoot
 	terraformRoot = cueform.TerraformRoot
 	checkRoot     = cueform.CheckRoot
 	validateRoot  = cueform.ValidateRoot

@@ -32,6 +32,7 @@ const (
 	declPath
 	declWorkspace
 	declPlanTime
+	declHome
 	declTerraform
 	declSource
 	// declUnavailable is no attribute: the walk's record of a module
@@ -52,6 +53,7 @@ var attrKinds = map[string]declKind{
 	cueform.AttrPath:          declPath,
 	cueform.AttrWorkspace:     declWorkspace,
 	cueform.AttrPlanTimestamp: declPlanTime,
+	cueform.AttrHome:          declHome,
 	cueform.AttrTerraform:     declTerraform,
 	cueform.AttrSource:        declSource,
 }

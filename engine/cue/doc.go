@@ -13,7 +13,8 @@
 // not inside an annotated field): @input(NAME), @resource(TYPE.NAME),
 // @data(TYPE.NAME), @ephemeral(TYPE.NAME), @output(NAME), a trailing [*]
 // for a declaration with several instances, @validation, @path,
-// @plantimestamp and @terraform (for required_providers). It never reads the HCL source.
+// @plantimestamp, @home and @terraform (for required_providers). It never
+// reads the HCL source.
 //
 // Everything the engine adds, it adds by unification, as the CUE article
 // describes:
@@ -33,6 +34,8 @@
 //   - Each @plantimestamp field, in the root module and in every module
 //     instance, is Options.Now (by default plan.DefaultNow) in RFC 3339:
 //     what plantimestamp returns on the HCL side.
+//   - Each @home field is the machine's home directory, which pathexpand
+//     expands ~ to on the HCL side.
 //   - Each resource instance is completed with its shape: a null for
 //     every attribute of its schema (Options.Provider's) that the
 //     configuration leaves out, an empty list or struct (null for a

@@ -3,6 +3,7 @@ package cue
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -398,6 +399,8 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 			p.setCwd(&given, d)
 		case declPlanTime:
 			p.setPlanTime(&given, d)
+		case declHome:
+			p.setHome(&given, d)
 		}
 	}
 	v = given.apply(p.ctx, v)
@@ -498,6 +501,9 @@ func (p *planner) moduleInputs(v cue.Value) cue.Value {
 		}
 		if d.module != "" && d.kind == declPlanTime {
 			p.setPlanTime(&cwd, d)
+		}
+		if d.module != "" && d.kind == declHome {
+			p.setHome(&cwd, d)
 		}
 	}
 	if cwd.n == 0 {
@@ -655,6 +661,16 @@ func (p *planner) setPlanTime(f *fills, d *decl) {
 		now = plan.DefaultNow
 	}
 	f.add(d.path, ast.NewString(now.UTC().Format(time.RFC3339)))
+}
+
+// setHome adds to f the home directory at a @home field: the one
+// pathexpand expands ~ to on the HCL side, the machine's.
+func (p *planner) setHome(f *fills, d *decl) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return
+	}
+	f.add(d.path, ast.NewString(filepath.ToSlash(home)))
 }
 
 func (p *planner) setCwd(f *fills, d *decl) {
