@@ -115,7 +115,12 @@ func openTofuValueIn(t *testing.T, files map[string]string, expr string) []byte 
 // path that names no file: converted, with a warning, to an error where
 // OpenTofu's is, when it is evaluated; not where it is not (count 0).
 func TestMissingFileFailsWhenEvaluated(t *testing.T) {
-	for _, expr := range []string{`file("missing.txt")`, `filesha256("${path.module}/package.py")`, `templatefile("tpl/missing.tpl", {})`} {
+	for _, expr := range []string{
+		`file("missing.txt")`,
+		`filesha256("${path.module}/package.py")`,
+		`templatefile("tpl/missing.tpl", {})`,
+		`try(file("missing.txt"), null) == null ? file("missing.txt") : "unreached"`,
+	} {
 		t.Run(expr, func(t *testing.T) {
 			files := map[string]string{"main.tf": fmt.Sprintf(`variable "n" {
   default = 0
