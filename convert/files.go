@@ -350,18 +350,18 @@ func (c *converter) decodeYAML(files []moduleFile) {
 // sameDecoding tells whether two JSON texts hold the same value, numbers
 // written the same.
 func sameDecoding(a, b []byte) bool {
-	var x, y any
-	for _, p := range []struct {
-		b []byte
-		v *any
-	}{{a, &x}, {b, &y}} {
-		d := json.NewDecoder(bytes.NewReader(p.b))
-		d.UseNumber()
-		if err := d.Decode(p.v); err != nil {
-			return false
-		}
-	}
-	return reflect.DeepEqual(x, y)
+	x, errX := decodeJSON(a)
+	y, errY := decodeJSON(b)
+	return errX == nil && errY == nil && reflect.DeepEqual(x, y)
+}
+
+// decodeJSON decodes a JSON text, its numbers as written (json.Number).
+func decodeJSON(b []byte) (any, error) {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	err := d.Decode(&v)
+	return v, err
 }
 
 // embedFiles declares the root module's files in cueform.FilesFile, with

@@ -119,13 +119,8 @@ func fileExists(cl *call, content ast.Expr) ast.Expr {
 // the module's files as the converted module embeds them, with the
 // pattern made a regular expression (globRegexp).
 func convFileset(cl *call) ast.Expr {
-	if !cl.arity(2, 2) {
-		return cl.fail(arityDetail(cl.name, 2, 2))
-	}
-	if x, _, err, ok := cl.fold(); ok {
+	if x, done := cl.arityFold(2, 2); done {
 		return x
-	} else if err != "" {
-		return cl.fail("OpenTofu reports an error for this call: " + err)
 	}
 	pattern, _, ok := cl.c.constString(cl.src[1])
 	if !ok {

@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"bytes"
 	"encoding/json"
 	"math/big"
 	"reflect"
@@ -85,16 +84,13 @@ func openTofuValue(t *testing.T, expr string) []byte {
 // writes 2.0 where OpenTofu writes 2).
 func sameJSON(t *testing.T, a, b []byte) bool {
 	t.Helper()
-	var x, y any
-	for _, p := range []struct {
-		b []byte
-		v *any
-	}{{a, &x}, {b, &y}} {
-		d := json.NewDecoder(bytes.NewReader(p.b))
-		d.UseNumber()
-		if err := d.Decode(p.v); err != nil {
-			t.Fatalf("%s: %v", p.b, err)
-		}
+	x, err := decodeJSON(a)
+	if err != nil {
+		t.Fatalf("%s: %v", a, err)
+	}
+	y, err := decodeJSON(b)
+	if err != nil {
+		t.Fatalf("%s: %v", b, err)
 	}
 	return reflect.DeepEqual(normalizeNumbers(x), normalizeNumbers(y))
 }
