@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -161,16 +159,6 @@ type moduleFile struct {
 // CUE files and CUE modules (an earlier conversion's output among them),
 // and the manifest of one. Symbolic links are not followed.
 func moduleFiles(dir string) ([]moduleFile, error) {
-	return walkFiles(dir, false)
-}
-
-// ownFiles is moduleFiles without the directories below dir that hold
-// other modules (OpenTofu configuration files).
-func ownFiles(dir string) ([]moduleFile, error) {
-	return walkFiles(dir, true)
-}
-
-func walkFiles(dir string, own bool) ([]moduleFile, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
@@ -190,9 +178,6 @@ func walkFiles(dir string, own bool) ([]moduleFile, error) {
 			}
 			if p != "." {
 				if _, err := fs.Stat(fsys, path.Join(p, "cue.mod")); err == nil {
-					return fs.SkipDir
-				}
-				if own && holdsConfig(fsys, p) {
 					return fs.SkipDir
 				}
 			}
@@ -225,69 +210,6 @@ func (f *family) moduleFiles() ([]moduleFile, error) {
 		f.dirRead = true
 	}
 	return f.dirFiles, f.dirErr
-}
-
-// holdsConfig tells whether the directory p of fsys holds OpenTofu
-// configuration files: another module.
-func holdsConfig(fsys fs.FS, p string) bool {
-	entries, err := fs.ReadDir(fsys, p)
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		n := e.Name()
-		if !e.IsDir() && (strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tofu") || strings.HasSuffix(n, ".tf.json") || strings.HasSuffix(n, ".tofu.json")) {
-			return true
-		}
-	}
-	return false
-}
-
-// templateFiles are the files templatefile may read where its path is
-// known only when planning: the root module's (moduleFiles), and those of
-// each module of the tree outside the root module's directory (ownFiles),
-// by path relative to the root module's directory (../../templates/a.tpl).
-func (f *family) templateFiles() ([]moduleFile, error) {
-	if f.tmplRead {
-		return f.tmplFiles, f.tmplErr
-	}
-	f.tmplRead = true
-	files, err := f.moduleFiles()
-	if err != nil {
-		f.tmplErr = err
-		return nil, err
-	}
-	root, err := filepath.Abs(f.rootDir)
-	if err != nil {
-		f.tmplErr = err
-		return nil, err
-	}
-	out := slices.Clone(files)
-	seen := map[string]bool{}
-	for _, dir := range slices.Sorted(maps.Keys(f.tree.Modules)) {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			continue
-		}
-		rel, err := filepath.Rel(root, abs)
-		if err != nil || filepath.IsLocal(rel) || rel == "." {
-			continue // the root's files hold it
-		}
-		more, err := ownFiles(abs)
-		if err != nil {
-			f.tmplErr = fmt.Errorf("%s: %w", dir, err)
-			return nil, f.tmplErr
-		}
-		for _, m := range more {
-			m.path = path.Join(filepath.ToSlash(rel), m.path)
-			if !seen[m.path] {
-				seen[m.path] = true
-				out = append(out, m)
-			}
-		}
-	}
-	f.tmplFiles = out
-	return out, nil
 }
 
 // isConfigName tells OpenTofu's own files, which are not embedded.

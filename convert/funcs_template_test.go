@@ -397,47 +397,44 @@ func TestTemplateStringBeyondReferences(t *testing.T) {
 }
 
 // TestTemplatesOfCalledModules checks templatefile at plan time in a
-// module outside the root module's directory: the templates of its own
-// directory are read, by paths relative to the root's, and selecting
-// one gives OpenTofu's result.
+// called module: one inside the root module's directory reads its
+// templates by paths relative to the root's, and selecting one gives
+// OpenTofu's result; one outside it is reported, since the converted
+// module holds the root directory's files only.
 func TestTemplatesOfCalledModules(t *testing.T) {
-	dir := testdir.Write(t, map[string]string{
-		"app/main.tf": `
+	call := func(source string) string {
+		return `
 variable "kind" {
   default = "a"
 }
 module "m" {
-  source = "../mod"
+  source = "` + source + `"
   kind   = var.kind
 }
 output "x" {
   value = module.m.out
 }
-`,
-		"mod/main.tf": `
+`
+	}
+	dir := testdir.Write(t, map[string]string{
+		"app/main.tf": call("./mod"),
+		"app/mod/main.tf": `
 variable "kind" {}
 output "out" {
   value = templatefile("${path.module}/tpl/${var.kind}.tpl", { name = "x" })
 }
 `,
-		"mod/tpl/a.tpl":       "Hello, ${name}!",
-		"mod/tpl/b.tpl":       "Bye, ${name}.",
-		"mod/sub/main.tf":     "",
-		"mod/sub/skipped.tpl": "another module's",
+		"app/mod/tpl/a.tpl": "Hello, ${name}!",
+		"app/mod/tpl/b.tpl": "Bye, ${name}.",
+		"other/main.tf":     call("../app/mod"),
 	})
-	root := filepath.Join(dir, "app")
-	mr := Dir(root, Options{Package: "m", Sources: config.NewSources(config.SourceOptions{AllowRead: []string{dir}})})
+	sources := config.NewSources(config.SourceOptions{AllowRead: []string{dir}})
+	mr := Dir(filepath.Join(dir, "app"), Options{Package: "m", Sources: sources})
 	if mr.Result == nil || mr.Result.Diagnostics.HasErrors() || mr.Err != nil {
 		t.Fatalf("not converted: %v", describe(mr))
 	}
-	files := describe(mr)
-	for _, want := range []string{`"../mod/tpl/a.tpl"`, `"../mod/tpl/b.tpl"`} {
-		if !strings.Contains(files, want) {
-			t.Errorf("no template %s:\n%s", want, files)
-		}
-	}
-	if strings.Contains(files, "skipped.tpl") {
-		t.Errorf("a file of another module's directory is a template:\n%s", files)
+	if files := describe(mr); !strings.Contains(files, `"mod/tpl/a.tpl"`) || !strings.Contains(files, `"mod/tpl/b.tpl"`) {
+		t.Errorf("templates not in the table:\n%s", files)
 	}
 	for kind, want := range map[string]string{"a": `"Hello, x!"`, "b": `"Bye, x."`} {
 		v, err := mr.Result.LoadWith(nil, map[string][]byte{"inputs.cue": []byte("package m\n\n_var: kind: \"" + kind + "\"\n")})
@@ -448,5 +445,9 @@ output "out" {
 		if err != nil || string(got) != want {
 			t.Errorf("kind %s: got %s, %v; want %s", kind, got, err, want)
 		}
+	}
+	other := Dir(filepath.Join(dir, "other"), Options{Package: "m", Sources: sources})
+	if other.Result == nil || !strings.Contains(other.Result.Diagnostics.Error(), "is outside it") {
+		t.Errorf("a module outside the root's directory: %v", describe(other))
 	}
 }

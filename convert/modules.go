@@ -106,10 +106,6 @@ type family struct {
 	dirErr    error
 	dirRead   bool
 	templates map[string]*tableTemplate
-	// tmplFiles are the files templates are read from (templateFiles).
-	tmplFiles []moduleFile
-	tmplErr   error
-	tmplRead  bool
 	// reported are the calls whose modules are not available, warned of
 	// once.
 	reported map[*config.ModuleCall]bool

@@ -71,13 +71,16 @@ func convTemplateAtPlan(cl *call) ast.Expr {
 	if len(c.templates) > 0 {
 		return cl.fail("A template that calls templatefile with a path known only when the module is planned is not converted. " + runtime)
 	}
+	if why := c.outsideRoot(cl.src[0]); why != "" {
+		return cl.fail(why)
+	}
 	pats, why := c.templatePatterns(cl.src[0], 0)
 	if why != "" {
 		return cl.fail(why)
 	}
-	files, err := c.fam.templateFiles()
+	files, err := c.fam.moduleFiles()
 	if err != nil {
-		return cl.fail(fmt.Sprintf("The template's path is known only when the module is planned, so the converted module holds the templates of the module directories; they could not be read: %v.", err))
+		return cl.fail(fmt.Sprintf("The template's path is known only when the module is planned, so the converted module holds the templates of %s; they could not be read: %v.", c.fam.rootDir, err))
 	}
 	var chosen []moduleFile
 	exact := map[string]bool{}
@@ -102,13 +105,6 @@ func convTemplateAtPlan(cl *call) ast.Expr {
 			return cl.fail(fmt.Sprintf("The files of the module's directory that could be this call's template are larger than %d KiB in all: its path is known only when the module is planned. %s", maxTableBytes>>10, runtime))
 		}
 		chosen = append(chosen, f)
-	}
-	for _, p := range pats {
-		// A constant path outside the root module's directory that is
-		// not a file of a module of the tree: not read.
-		if !p.any && strings.HasPrefix(p.exact, "../") && !slices.ContainsFunc(chosen, func(f moduleFile) bool { return f.path == p.exact }) {
-			return cl.fail(fmt.Sprintf("This call may read the template %s, which is not in the directory of a module of the tree, whose files the converted module holds.", p.exact))
-		}
 	}
 	if len(chosen) == 0 {
 		return cl.fail("No file of the module's directory can be this call's template. " + runtime)
@@ -159,8 +155,8 @@ func (c *converter) templatePatterns(e hcl.Expression, depth int) ([]pathPattern
 		root, err1 := filepath.Abs(c.fam.rootDir)
 		abs, err2 := filepath.Abs(abs)
 		rel, err3 := filepath.Rel(root, abs)
-		if err1 != nil || err2 != nil || err3 != nil || filepath.IsAbs(rel) {
-			return nil, fmt.Sprintf("This call may read the template %s, outside the directories of the modules, whose files the converted module holds.", p)
+		if err1 != nil || err2 != nil || err3 != nil || !filepath.IsLocal(rel) {
+			return nil, fmt.Sprintf("This call may read the template %s, outside the root module's directory, whose files the converted module holds.", p)
 		}
 		return []pathPattern{{exact: filepath.ToSlash(rel)}}, ""
 	} else if diags.HasErrors() {
