@@ -287,6 +287,14 @@ func cueFileName(path string, taken map[string]bool) string {
 			break
 		}
 	}
+	// cue/load leaves out files whose names start with _ or ., and
+	// takes those ending in _test or _tool for tests and cue cmd.
+	if strings.HasPrefix(base, "_") || strings.HasPrefix(base, ".") {
+		base = "tf" + base
+	}
+	if strings.HasSuffix(base, "_test") || strings.HasSuffix(base, "_tool") {
+		base += "_tf"
+	}
 	name := base + ".cue"
 	for i := 2; taken[name]; i++ {
 		name = fmt.Sprintf("%s_%d.cue", base, i)
@@ -426,8 +434,16 @@ func (c *converter) contextDecls() []ast.Decl {
 	}
 	if c.usesHome {
 		f := field(ident(homeRoot), ident("string"))
-		f.Attrs = []*ast.Attribute{attr(cueform.AttrHome), attr("tag", "home")}
-		docComment(f, []string{"The home directory pathexpand expands ~ to: the engine sets it to the", "machine's, as OpenTofu uses it; cue export -t home=DIR sets it."})
+		f.Attrs = []*ast.Attribute{attr(cueform.AttrHome)}
+		lines := []string{"The home directory pathexpand expands ~ to: the engine sets it to the", "machine's, as OpenTofu uses it."}
+		if c.child == "" {
+			// A tag only at the root: a module's declarations are
+			// inside the comprehension of its instances, where CUE
+			// allows none.
+			f.Attrs = append(f.Attrs, attr("tag", "home"))
+			lines[1] += " cue export -t home=DIR sets it."
+		}
+		docComment(f, lines)
 		decls = append(decls, f)
 	}
 	for _, d := range decls[min(1, len(decls)):] {

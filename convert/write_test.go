@@ -180,3 +180,24 @@ func TestLibraryUses(t *testing.T) {
 		t.Errorf("libraryUses = %v, want %v", got, want)
 	}
 }
+
+// TestCueFileName checks the names of the converted files: cue/load
+// leaves out names that start with _ or . and takes those ending in _test
+// or _tool for tests and cue cmd, so none is given.
+func TestCueFileName(t *testing.T) {
+	taken := map[string]bool{}
+	for _, c := range []struct{ path, want string }{
+		{"main.tf", "main.cue"},
+		{"main.tf.json", "main_2.cue"},
+		{"_main.tf", "tf_main.cue"},
+		{".hidden.tofu", "tf.hidden.cue"},
+		{"deploy_tool.tf", "deploy_tool_tf.cue"},
+		{"module_tool.tf", "module_tool_tf.cue"},
+		{"x_test.tofu", "x_test_tf.cue"},
+		{"tools.tf", "tools.cue"},
+	} {
+		if got := cueFileName(c.path, taken); got != c.want {
+			t.Errorf("cueFileName(%q) = %q, want %q", c.path, got, c.want)
+		}
+	}
+}
