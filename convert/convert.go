@@ -115,8 +115,9 @@ type converter struct {
 	// yamlDepth counts the yamldecode calls yamlOfFiles is converting
 	// for one it rewrote.
 	yamlDepth int
-	// usesTable is set when a templatefile call selects from the
-	// templates of the module's files (see template_table.go).
+	// usesTable is set when a templatefile call was converted to select
+	// from the templates of the root module's files, or reported for
+	// them (see template_table.go).
 	usesTable bool
 
 	localKinds map[string]kind

@@ -67,6 +67,10 @@ type pathPattern struct {
 // module's templates.
 func convTemplateAtPlan(cl *call) ast.Expr {
 	c := cl.c
+	// Whatever comes of it depends on the root module's files: a called
+	// module's template is not shared with other roots (see
+	// family.convert).
+	c.usesTable = true
 	runtime := strings.TrimPrefix(c.runtimeReason(cl.src[0]), " ")
 	if len(c.templates) > 0 {
 		return cl.fail("A template that calls templatefile with a path known only when the module is planned is not converted. " + runtime)
@@ -127,7 +131,6 @@ func convTemplateAtPlan(cl *call) ast.Expr {
 			Subject:  cl.rng.Ptr(),
 		})
 	}
-	c.usesTable = true
 	sel := binary(token.AND, c.fileRef(cueform.Templates, cl.strArg(0), cl.rng),
 		&ast.StructLit{Elts: []ast.Decl{field(ident(templateVarsField), cl.args[1])}})
 	return selector(&ast.ParenExpr{X: sel}, "out")
