@@ -11,7 +11,7 @@ import (
 )
 
 // fileNote is the note of the functions that read files.
-const fileNote = "worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are; otherwise read, when the module is evaluated, from the files of the root module's directory that the converted module embeds (`_files[path.Clean(p, path.Unix)]`, declared in tofu_files.cue; a path outside that directory or to one of OpenTofu's own files is an error there); fileset's pattern must then be a constant, made a regular expression (`tofu.#fileset`)"
+const fileNote = "worked out at conversion (the file read then, only inside the module directory) when the path is known then: a constant, or built from path.module and local values that are (naming no file, an error where the call is evaluated, as in OpenTofu); otherwise read, when the module is evaluated, from the files of the root module's directory that the converted module embeds (`_files[path.Clean(p, path.Unix)]`, declared in tofu_files.cue; a path outside that directory or to one of OpenTofu's own files is an error there); fileset's pattern must then be a constant, made a regular expression (`tofu.#fileset`)"
 
 // filesystemFuncs are OpenTofu's path and file functions. Files are read
 // when converting, with OpenTofu's own functions, and their contents (or
