@@ -1,8 +1,11 @@
 package convert
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"cuelang.org/go/cue"
 
 	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/cueform"
@@ -120,5 +123,28 @@ func TestModuleFilesEmbedded(t *testing.T) {
 	}
 	if strings.Contains(decl, cueform.Files+":") {
 		t.Errorf("%s declares %s, which no file uses:\n%s", cueform.FilesFile, cueform.Files, decl)
+	}
+}
+
+// TestFilesetOutsideRoot checks fileset over a directory outside the root
+// module's directory, which OpenTofu lists and the converted module does
+// not hold: an error, not an empty list.
+func TestFilesetOutsideRoot(t *testing.T) {
+	files := map[string]string{"main.tf": "variable \"d\" {}\noutput \"x\" {\n  value = fileset(var.d, \"*.yaml\")\n}\n", "a.yaml": "a: 1\n"}
+	for dir, wantErr := range map[string]bool{"..": true, "../sibling": true, "/etc": true, ".": false, "./sub/..": false} {
+		r, _ := convertSource(t, files)
+		if r.Diagnostics.HasErrors() {
+			t.Fatal(r.Diagnostics.Error())
+		}
+		v, err := r.LoadWith(nil, map[string][]byte{"inputs.cue": []byte(fmt.Sprintf("package m\n\n_var: d: %q\n", dir))})
+		if err == nil {
+			err = v.LookupPath(cue.ParsePath("output.x")).Err()
+		}
+		switch {
+		case wantErr && (err == nil || !strings.Contains(err.Error(), "outside the root module's directory")):
+			t.Errorf("fileset(%q): %v, want the error", dir, err)
+		case !wantErr && err != nil:
+			t.Errorf("fileset(%q): %v", dir, err)
+		}
 	}
 }
