@@ -447,13 +447,19 @@ func (c *converter) contextDecls() []ast.Decl {
 		docComment(f, lines)
 		decls = append(decls, f)
 	}
+	blankBeforeComments(decls)
+	return decls
+}
+
+// blankBeforeComments puts the blank line that format writes between
+// declarations before the doc comment of each one after the first, where
+// format would put it between the comment and the declaration.
+func blankBeforeComments(decls []ast.Decl) {
 	for _, d := range decls[min(1, len(decls)):] {
-		// The blank line before a declaration goes before its comment.
 		if cgs := ast.Comments(d); len(cgs) > 0 {
 			cgs[0].List[0].Slash = token.NoPos.WithRel(token.NewSection)
 		}
 	}
-	return decls
 }
 
 // usesContext reports whether the module reads a value the engine sets

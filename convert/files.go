@@ -96,6 +96,26 @@ func (c *converter) outsideRoot(e hcl.Expression) string {
 	return fmt.Sprintf("The path is built from path.module and known only when the module is planned; the converted module embeds the files of the root module's directory, and this module's directory, %s, is outside it.", c.child)
 }
 
+// fileFold is arityFold for a function that reads a file: where OpenTofu
+// fails because the constant path names no file, the call is missingFile's
+// error where it is evaluated rather than a report.
+func (cl *call) fileFold(lo, hi int) (x ast.Expr, done bool) {
+	if !cl.arity(lo, hi) {
+		return cl.fail(arityDetail(cl.name, lo, hi)), true
+	}
+	x, _, err, ok := cl.fold()
+	switch {
+	case ok:
+		return x, true
+	case err == "":
+		return nil, false
+	}
+	if x, ok := cl.missingFile(); ok {
+		return x, true
+	}
+	return cl.fail("OpenTofu reports an error for this call: " + err), true
+}
+
 // missingFile is the call cl of a file function whose constant path,
 // inside the module's directory, names no file: OpenTofu fails where it
 // evaluates the call, and so does the CUE, with OpenTofu's message; a
@@ -355,12 +375,7 @@ func (c *converter) embedFiles(res *Result, use hcl.Range) {
 			c.imports[n] = true
 		}
 	}
-	for _, d := range decls[1:] {
-		// The blank line before a declaration goes before its comment.
-		if cgs := ast.Comments(d); len(cgs) > 0 {
-			cgs[0].List[0].Slash = token.NoPos.WithRel(token.NewSection)
-		}
-	}
+	blankBeforeComments(decls)
 	src := c.format(decls)
 	if text || yaml {
 		src = append([]byte("@extern(embed)\n\n"), src...)

@@ -68,16 +68,8 @@ func pathFunc(fn string) func(*call) ast.Expr {
 // of the file's content (text, or bytes when it is not UTF-8).
 func fileFunc(k kind, read func(cl *call, content ast.Expr) ast.Expr) function {
 	return function{how: byConversion, note: fileNote, result: k, conv: func(cl *call) ast.Expr {
-		if !cl.arity(1, 1) {
-			return cl.fail(arityDetail(cl.name, 1, 1))
-		}
-		if x, _, err, ok := cl.fold(); ok {
+		if x, done := cl.fileFold(1, 1); done {
 			return x
-		} else if err != "" {
-			if x, ok := cl.missingFile(); ok && cl.name != "fileexists" {
-				return x
-			}
-			return cl.fail("OpenTofu reports an error for this call: " + err)
 		}
 		if why := cl.c.outsideRoot(cl.src[0]); why != "" {
 			return cl.fail(why)

@@ -33,12 +33,7 @@ func init() { convertExpr = (*converter).expr }
 // inside the module directory), and converted like an expression of the
 // module with the variables as its only names (see renderTemplate).
 func convTemplateFile(cl *call) ast.Expr {
-	if cl.arity(2, 2) {
-		if x, ok := cl.missingFile(); ok {
-			return x
-		}
-	}
-	if x, done := cl.arityFold(2, 2); done {
+	if x, done := cl.fileFold(2, 2); done {
 		return x
 	}
 	rel, diags, ok := cl.c.constPath(cl.src[0])

@@ -33,7 +33,7 @@ import (
 //
 // and the call is (_templates[path.Clean(p, path.Unix)] & {#vars: VARS}).out.
 // The templates are the files of the root module's directory the path can
-// name (templateCandidates): exactly those its constant parts give, or,
+// name (templatePatterns): exactly those its constant parts give, or,
 // where a part is known only when planning, every file whose name ends as
 // the path does. A file that is not a template (not UTF-8, a template
 // syntax error) has no entry: selecting it is an error, as in OpenTofu.
@@ -102,7 +102,8 @@ func convTemplateAtPlan(cl *call) ast.Expr {
 		if !match {
 			continue
 		}
-		if exact[f.path] = isExact; len(chosen) == maxTableTemplates {
+		exact[f.path] = isExact
+		if len(chosen) == maxTableTemplates {
 			return cl.fail(fmt.Sprintf("More than %d files of the module's directory could be this call's template: its path is known only when the module is planned. %s", maxTableTemplates, runtime))
 		}
 		if size += len(f.data); size > maxTableBytes {
