@@ -4,7 +4,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
-	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/tofucue/tofucue/functions"
 )
 
 // staticEvaluator evaluates the few expressions that OpenTofu needs before a
@@ -19,50 +20,24 @@ type staticEvaluator struct {
 }
 
 func newStaticEvaluator(m *Module) *staticEvaluator {
-	return &staticEvaluator{mod: m, locals: map[string]cty.Value{}, inProgress: map[string]bool{}, funcs: staticFunctions()}
+	return &staticEvaluator{mod: m, locals: map[string]cty.Value{}, inProgress: map[string]bool{}, funcs: staticFunctions(m.Dir)}
 }
 
 // sensitiveMark is the cty mark OpenTofu puts on sensitive values.
-const sensitiveMark = "sensitive"
+const sensitiveMark = functions.SensitiveMark
 
-// staticFunctions are the pure functions available in static expressions.
-// The evaluators have the full set; this is what a module source or version
-// reasonably uses.
-func staticFunctions() map[string]function.Function {
-	return map[string]function.Function{
-		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "chomp": stdlib.ChompFunc,
-		"coalesce": stdlib.CoalesceFunc, "compact": stdlib.CompactFunc, "concat": stdlib.ConcatFunc,
-		"contains": stdlib.ContainsFunc, "distinct": stdlib.DistinctFunc, "element": stdlib.ElementFunc,
-		"flatten": stdlib.FlattenFunc, "floor": stdlib.FloorFunc, "format": stdlib.FormatFunc,
-		"formatlist": stdlib.FormatListFunc, "indent": stdlib.IndentFunc, "join": stdlib.JoinFunc,
-		"jsondecode": stdlib.JSONDecodeFunc, "jsonencode": stdlib.JSONEncodeFunc, "keys": stdlib.KeysFunc,
-		"length": stdlib.LengthFunc, "lookup": stdlib.LookupFunc, "lower": stdlib.LowerFunc,
-		"max": stdlib.MaxFunc, "merge": stdlib.MergeFunc, "min": stdlib.MinFunc,
-		"regex": stdlib.RegexFunc, "regexall": stdlib.RegexAllFunc, "replace": stdlib.ReplaceFunc,
-		"reverse": stdlib.ReverseListFunc, "setunion": stdlib.SetUnionFunc, "slice": stdlib.SliceFunc,
-		"sort": stdlib.SortFunc, "split": stdlib.SplitFunc, "strrev": stdlib.ReverseFunc,
-		"substr": stdlib.SubstrFunc, "title": stdlib.TitleFunc, "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
-		"tomap": stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)), "tonumber": stdlib.MakeToFunc(cty.Number),
-		"toset": stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)), "tostring": stdlib.MakeToFunc(cty.String),
-		"trim": stdlib.TrimFunc, "trimprefix": stdlib.TrimPrefixFunc, "trimspace": stdlib.TrimSpaceFunc,
-		"trimsuffix": stdlib.TrimSuffixFunc, "upper": stdlib.UpperFunc, "values": stdlib.ValuesFunc,
-		"zipmap": stdlib.ZipmapFunc,
-		"sensitive": function.New(&function.Spec{
-			Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowMarked: true, AllowNull: true, AllowUnknown: true, AllowDynamicType: true}},
-			Type:   func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
-			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-				return args[0].Mark(sensitiveMark), nil
-			},
-		}),
-		"nonsensitive": function.New(&function.Spec{
-			Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowMarked: true, AllowNull: true, AllowUnknown: true, AllowDynamicType: true}},
-			Type:   func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
-			Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-				v, _ := args[0].Unmark()
-				return v, nil
-			},
-		}),
+// staticFunctions are the functions available in static expressions: those
+// whose spec says they are known from their arguments alone and read no
+// files.
+func staticFunctions(dir string) map[string]function.Function {
+	all := functions.Table(functions.Options{BaseDir: dir})
+	out := map[string]function.Function{}
+	for _, s := range functions.Specs() {
+		if s.Static() {
+			out[s.Name] = all[s.Name]
+		}
 	}
+	return out
 }
 
 // eval evaluates expr statically. The boolean is false when the expression

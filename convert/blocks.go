@@ -10,6 +10,7 @@ import (
 
 	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/cueform"
+	tofufuncs "github.com/tofucue/tofucue/functions"
 )
 
 // terraform converts a terraform block to data in _terraform: the
@@ -201,10 +202,11 @@ func (c *converter) importInstances(b *hclsyntax.Block, fe *hclsyntax.Attribute,
 func (c *converter) isSetExpr(e hclsyntax.Expression) bool {
 	switch e := config.UnwrapParens(e).(type) {
 	case *hclsyntax.FunctionCallExpr:
-		switch strings.TrimPrefix(e.Name, "core::") {
-		case "toset", "setunion", "setintersection", "setsubtract", "setproduct", "fileset":
-			return true
-		}
+		// setproduct gives a set of sets and a list of lists; it is
+		// taken for a set here, as its corpus callers give it sets.
+		name := strings.TrimPrefix(e.Name, "core::")
+		spec, _ := tofufuncs.Lookup(name)
+		return spec.Result == tofufuncs.Set || name == "setproduct"
 	case *hclsyntax.ConditionalExpr:
 		return c.isSetExpr(e.TrueResult) && c.isSetExpr(e.FalseResult)
 	case *hclsyntax.ScopeTraversalExpr:

@@ -225,11 +225,11 @@ func (env *constEnv) local(name string) cty.Value {
 	return v
 }
 
-// readFuncs are the functions that read the module's files.
-var readFuncs = map[string]bool{
-	"file": true, "fileexists": true, "fileset": true, "filebase64": true,
-	"filebase64sha256": true, "filebase64sha512": true, "filemd5": true,
-	"filesha1": true, "filesha256": true, "filesha512": true, "templatefile": true,
+// readsFile is whether function name reads the module's files, as its
+// spec says.
+func readsFile(name string) bool {
+	s, ok := tofufuncs.Lookup(name)
+	return ok && s.ReadsFiles
 }
 
 // foldReads works out, when converting, an expression that reads the
@@ -337,7 +337,7 @@ func (c *converter) foldEach(e hclsyntax.Expression) (ast.Expr, kind, bool) {
 func readsFiles(e hclsyntax.Expression) bool {
 	reads := false
 	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
-		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && readFuncs[strings.TrimPrefix(call.Name, "core::")] {
+		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && readsFile(strings.TrimPrefix(call.Name, "core::")) {
 			reads = true
 		}
 		return nil

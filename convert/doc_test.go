@@ -29,6 +29,12 @@ func TestFunctionTable(t *testing.T) {
 		if !contains(tofufuncs.Names(), name) {
 			t.Errorf("the registry has %s, which is not an OpenTofu function", name)
 		}
+		// A function whose spec says it is known only after apply
+		// becomes CUE's type of its result, and only those.
+		spec, _ := tofufuncs.Lookup(name)
+		if (functions[name].how == unknownAtPlan) != (spec.Phase == tofufuncs.Apply) {
+			t.Errorf("%s is converted %q, but its spec's phase is %v", name, functions[name].how, spec.Phase)
+		}
 	}
 	var b strings.Builder
 	b.WriteString(tableStart + "//\n// Every OpenTofu function and how it is converted:\n//\n")

@@ -50,7 +50,8 @@ type function struct {
 	// conv writes a call; nil when how is notConverted. It may report a
 	// diagnostic with call.fail for arguments it cannot take.
 	conv func(*call) ast.Expr
-	// result is the kind of the result, when the function fixes it.
+	// result is the kind of the result, when the function fixes it: its
+	// spec's (see resultKind).
 	result kind
 }
 
@@ -211,7 +212,8 @@ func (cl *call) convertParams() {
 }
 
 // functions is every OpenTofu function and how it is converted, built from
-// the groups in the funcs_*.go files.
+// the groups in the funcs_*.go files, with what the function's spec says
+// of its result.
 var functions = func() map[string]function {
 	m := map[string]function{}
 	for _, group := range []map[string]function{coreFuncs, collectionFuncs, stringFuncs, numericFuncs, encodingFuncs, networkFuncs, filesystemFuncs, cryptoFuncs, typeFuncs, dateFuncs} {
@@ -219,11 +221,35 @@ var functions = func() map[string]function {
 			if _, dup := m[name]; dup {
 				panic("function " + name + " is in two groups")
 			}
+			spec, ok := tofufuncs.Lookup(name)
+			if !ok {
+				panic("function " + name + " has no spec")
+			}
+			f.result = resultKind(spec.Result)
 			m[name] = f
 		}
 	}
 	return m
 }()
+
+// resultKind is the converter's kind of a spec's result kind.
+func resultKind(k tofufuncs.Kind) kind {
+	switch k {
+	case tofufuncs.String:
+		return kindString
+	case tofufuncs.Number:
+		return kindNumber
+	case tofufuncs.Integer:
+		return kindInt
+	case tofufuncs.Bool:
+		return kindBool
+	case tofufuncs.List, tofufuncs.Set:
+		return kindList
+	case tofufuncs.Map:
+		return kindMap
+	}
+	return kindUnknown
+}
 
 // FunctionNames is every function name the converter knows, sorted.
 func FunctionNames() []string {

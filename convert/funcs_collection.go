@@ -14,50 +14,50 @@ import (
 // is a CUE list in the order OpenTofu iterates it: strings in lexical
 // order, numbers ascending, false before true.
 var collectionFuncs = map[string]function{
-	"alltrue": {how: byLibrary, note: "`tofu.#alltrue`: every element true (or \"true\"); an empty list is true", result: kindBool, conv: libCall("alltrue", 1, 1)},
-	"anytrue": {how: byLibrary, note: "`tofu.#anytrue`: some element true (or \"true\")", result: kindBool, conv: libCall("anytrue", 1, 1)},
-	"chunklist": {how: byLibrary, note: "`tofu.#chunklist`: lists of at most size elements; size 0 is the whole list as one chunk", result: kindList,
+	"alltrue": {how: byLibrary, note: "`tofu.#alltrue`: every element true (or \"true\"); an empty list is true", conv: libCall("alltrue", 1, 1)},
+	"anytrue": {how: byLibrary, note: "`tofu.#anytrue`: some element true (or \"true\")", conv: libCall("anytrue", 1, 1)},
+	"chunklist": {how: byLibrary, note: "`tofu.#chunklist`: lists of at most size elements; size 0 is the whole list as one chunk",
 		conv: libCall("chunklist", 2, 2)},
-	"coalescelist": {how: byLibrary, note: "`tofu.#coalescelist`: the first argument that is neither null nor empty", result: kindList, conv: func(cl *call) ast.Expr {
+	"coalescelist": {how: byLibrary, note: "`tofu.#coalescelist`: the first argument that is neither null nor empty", conv: func(cl *call) ast.Expr {
 		if len(cl.args) == 0 {
 			return cl.fail("coalescelist takes at least one argument.")
 		}
 		return cl.c.libList("coalescelist", cl.argList())
 	}},
-	"compact":  {how: byLibrary, note: "`tofu.#compact`: the elements that are neither null nor \"\", as strings; of a list known to hold strings, `[for x in l if x != null if x != \"\" {x}]`", result: kindList, conv: convCompact},
-	"contains": {how: byLibrary, note: "`tofu.#contains`: compares numbers by value (1 equals 1.0); an element not known yet leaves the answer not known unless another equals the value, where `list.Contains` says false", result: kindBool, conv: libCall("contains", 2, 2)},
-	"distinct": {how: byLibrary, note: "`tofu.#distinct`: each element where it first occurs; not known while an element is not known, as in OpenTofu (`tofu.#distinctstrings` for a list known to hold strings)", result: kindList, conv: convDistinct},
+	"compact":  {how: byLibrary, note: "`tofu.#compact`: the elements that are neither null nor \"\", as strings; of a list known to hold strings, `[for x in l if x != null if x != \"\" {x}]`", conv: convCompact},
+	"contains": {how: byLibrary, note: "`tofu.#contains`: compares numbers by value (1 equals 1.0); an element not known yet leaves the answer not known unless another equals the value, where `list.Contains` says false", conv: libCall("contains", 2, 2)},
+	"distinct": {how: byLibrary, note: "`tofu.#distinct`: each element where it first occurs; not known while an element is not known, as in OpenTofu (`tofu.#distinctstrings` for a list known to hold strings)", conv: convDistinct},
 	"element":  {how: byLibrary, note: "`tofu.#element`: `l[mod(i, len(l))]`, so the index wraps around and a negative one counts from the end", conv: libCall("element", 2, 2)},
-	"flatten":  {how: byLibrary, note: "`tofu.#flatten`: `list.FlattenN(l, -1)`, not known while an element is a list not known yet (a computed list before apply), as in OpenTofu, where FlattenN keeps it as one element", result: kindList, conv: libCall("flatten", 1, 1)},
-	"index":    {how: byLibrary, note: "`tofu.#index`: the index of the first equal element; none is an error", result: kindInt, conv: libCall("index", 2, 2)},
-	"keys":     {how: byStdlib, note: "`list.SortStrings([for k, _ in m {k}])`: keys in lexical order", result: kindList, conv: convKeys},
-	"values":   {how: byLibrary, note: "`tofu.#values`: the values in the lexical order of their keys", result: kindList, conv: libCall("values", 1, 1)},
-	"matchkeys": {how: byLibrary, note: "`tofu.#matchkeys`: the values whose key at the same index is in the search list", result: kindList,
+	"flatten":  {how: byLibrary, note: "`tofu.#flatten`: `list.FlattenN(l, -1)`, not known while an element is a list not known yet (a computed list before apply), as in OpenTofu, where FlattenN keeps it as one element", conv: libCall("flatten", 1, 1)},
+	"index":    {how: byLibrary, note: "`tofu.#index`: the index of the first equal element; none is an error", conv: libCall("index", 2, 2)},
+	"keys":     {how: byStdlib, note: "`list.SortStrings([for k, _ in m {k}])`: keys in lexical order", conv: convKeys},
+	"values":   {how: byLibrary, note: "`tofu.#values`: the values in the lexical order of their keys", conv: libCall("values", 1, 1)},
+	"matchkeys": {how: byLibrary, note: "`tofu.#matchkeys`: the values whose key at the same index is in the search list",
 		conv: libCall("matchkeys", 3, 3)},
 	"one":     {how: byLibrary, note: "`tofu.#one`: the only element, null for an empty list, an error for more", conv: libCall("one", 1, 1)},
-	"range":   {how: byLibrary, note: "`tofu.#range`: `list.Range` with OpenTofu's default step (-1 when counting down) and its limit of 1024 elements", result: kindList, conv: convRange},
-	"reverse": {how: byStdlib, note: "`list.Reverse(l)`", result: kindList, conv: stdCall("list", "Reverse", 1)},
-	"setintersection": {how: byLibrary, note: "`tofu.#setintersection`: a set in OpenTofu's order (see toset)", result: kindList, conv: func(cl *call) ast.Expr {
+	"range":   {how: byLibrary, note: "`tofu.#range`: `list.Range` with OpenTofu's default step (-1 when counting down) and its limit of 1024 elements", conv: convRange},
+	"reverse": {how: byStdlib, note: "`list.Reverse(l)`", conv: stdCall("list", "Reverse", 1)},
+	"setintersection": {how: byLibrary, note: "`tofu.#setintersection`: a set in OpenTofu's order (see toset)", conv: func(cl *call) ast.Expr {
 		if len(cl.args) == 0 {
 			return cl.fail("setintersection takes at least one argument.")
 		}
 		return cl.c.libList("setintersection", cl.argList())
 	}},
-	"setunion": {how: byLibrary, note: "`tofu.#setunion`: a set in OpenTofu's order (see toset)", result: kindList, conv: func(cl *call) ast.Expr {
+	"setunion": {how: byLibrary, note: "`tofu.#setunion`: a set in OpenTofu's order (see toset)", conv: func(cl *call) ast.Expr {
 		if len(cl.args) == 0 {
 			return cl.fail("setunion takes at least one argument.")
 		}
 		return cl.c.libList("setunion", cl.argList())
 	}},
-	"setsubtract": {how: byLibrary, note: "`tofu.#setsubtract`: a set in OpenTofu's order (see toset)", result: kindList, conv: libCall("setsubtract", 2, 2)},
-	"setproduct":  {how: byExpr, note: "a list comprehension over lists; where an argument may be a set the product is a set of lists, which OpenTofu orders by hash, and is not converted", result: kindList, conv: convSetProduct},
-	"slice": {how: byStdlib, note: "`list.Slice(l, start, end)`", result: kindList, conv: func(cl *call) ast.Expr {
+	"setsubtract": {how: byLibrary, note: "`tofu.#setsubtract`: a set in OpenTofu's order (see toset)", conv: libCall("setsubtract", 2, 2)},
+	"setproduct":  {how: byExpr, note: "a list comprehension over lists; where an argument may be a set the product is a set of lists, which OpenTofu orders by hash, and is not converted", conv: convSetProduct},
+	"slice": {how: byStdlib, note: "`list.Slice(l, start, end)`", conv: func(cl *call) ast.Expr {
 		if !cl.arity(3, 3) {
 			return cl.fail("slice takes three arguments.")
 		}
 		return cl.std("list", "Slice", cl.args[0], cl.intArg(1), cl.intArg(2))
 	}},
-	"sort": {how: byStdlib, note: "`list.SortStrings(l)` for strings; `tofu.#sort` turns numbers into strings first, as OpenTofu does", result: kindList, conv: func(cl *call) ast.Expr {
+	"sort": {how: byStdlib, note: "`list.SortStrings(l)` for strings; `tofu.#sort` turns numbers into strings first, as OpenTofu does", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("sort takes one argument.")
 		}
@@ -66,9 +66,9 @@ var collectionFuncs = map[string]function{
 		}
 		return cl.lib("sort", cl.args[0])
 	}},
-	"sum":       {how: byLibrary, note: "`tofu.#sum`: `list.Sum`, an error for an empty list", result: kindNumber, conv: libCall("sum", 1, 1)},
-	"transpose": {how: byLibrary, note: "`tofu.#transpose`: each string a key whose list holds, sorted, the keys it appeared under", result: kindMap, conv: libCall("transpose", 1, 1)},
-	"zipmap":    {how: byLibrary, note: "`tofu.#zipmap`: keys to the values at the same index; a later repeat of a key wins", result: kindMap, conv: libCall("zipmap", 2, 2)},
+	"sum":       {how: byLibrary, note: "`tofu.#sum`: `list.Sum`, an error for an empty list", conv: libCall("sum", 1, 1)},
+	"transpose": {how: byLibrary, note: "`tofu.#transpose`: each string a key whose list holds, sorted, the keys it appeared under", conv: libCall("transpose", 1, 1)},
+	"zipmap":    {how: byLibrary, note: "`tofu.#zipmap`: keys to the values at the same index; a later repeat of a key wins", conv: libCall("zipmap", 2, 2)},
 }
 
 // exprKind is converter.kindOf, reached through a variable that init

@@ -15,7 +15,7 @@ import (
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
 	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, b][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (the converter's unknownGuard), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
-	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", result: kindBool, conv: func(cl *call) ast.Expr {
+	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
 		}
@@ -44,7 +44,7 @@ var coreFuncs = map[string]function{
 		}
 		return cl.fail("lookup takes two or three arguments.")
 	}},
-	"merge": {how: byLibrary, note: "`tofu.#merge`: later maps win, key by key, not CUE unification", result: kindMap, conv: func(cl *call) ast.Expr {
+	"merge": {how: byLibrary, note: "`tofu.#merge`: later maps win, key by key, not CUE unification", conv: func(cl *call) ast.Expr {
 		return cl.c.libList("merge", cl.argList())
 	}},
 	"coalesce": {how: byExpr, note: "`[for x in [a] if x != null && x != \"\" {x}, [for x in [b] if ... {x}][0]][0]`: the first argument neither null nor \"\" decides, whatever follows", conv: func(cl *call) ast.Expr {
@@ -114,7 +114,7 @@ var coreFuncs = map[string]function{
 		}
 		return out
 	}},
-	"length": {how: byExpr, note: "`len(x)` for lists and maps, `len(strings.Runes(s))` for a string; `tofu.#length` counts a string's characters where the kind is not known", result: kindInt, conv: func(cl *call) ast.Expr {
+	"length": {how: byExpr, note: "`len(x)` for lists and maps, `len(strings.Runes(s))` for a string; `tofu.#length` counts a string's characters where the kind is not known", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("length takes one argument.")
 		}
@@ -128,7 +128,7 @@ var coreFuncs = map[string]function{
 		}
 		return cl.lib("length", cl.args[0])
 	}},
-	"concat": {how: byStdlib, note: "`list.Concat([a, b])`", result: kindList, conv: func(cl *call) ast.Expr {
+	"concat": {how: byStdlib, note: "`list.Concat([a, b])`", conv: func(cl *call) ast.Expr {
 		return cl.std("list", "Concat", cl.argList())
 	}},
 }

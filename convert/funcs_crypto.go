@@ -10,13 +10,13 @@ var cryptoFuncs = map[string]function{
 	"sha512":       hashFunc("sha512", "Sum512", "hex"),
 	"base64sha256": hashFunc("sha256", "Sum256", "base64"),
 	"base64sha512": hashFunc("sha512", "Sum512", "base64"),
-	"bcrypt": {how: unknownAtPlan, note: "`string`: a random salt makes every hash different", result: kindString,
+	"bcrypt": {how: unknownAtPlan, note: "`string`: a random salt makes every hash different",
 		conv: unknownString(1, 2)},
-	"uuid": {how: unknownAtPlan, note: "`string`: a random UUID", result: kindString,
+	"uuid": {how: unknownAtPlan, note: "`string`: a random UUID",
 		conv: unknownString(0, 0)},
-	"uuidv5": {how: byLibrary, note: "`tofu.#uuidv5`: `uuid.SHA1` with the named namespaces dns, url, oid and x500", result: kindString,
+	"uuidv5": {how: byLibrary, note: "`tofu.#uuidv5`: `uuid.SHA1` with the named namespaces dns, url, oid and x500",
 		conv: fixedLibCall("uuidv5", 2, 2)},
-	"rsadecrypt": {how: byConversion, note: "worked out at conversion when its arguments are constants; otherwise not converted: CUE has no RSA", result: kindString,
+	"rsadecrypt": {how: byConversion, note: "worked out at conversion when its arguments are constants; otherwise not converted: CUE has no RSA",
 		conv: func(cl *call) ast.Expr {
 			return cl.foldOr("CUE has no RSA: rsadecrypt is converted only when its arguments are constants.")
 		}},
@@ -29,7 +29,7 @@ func hashFunc(pkg, sum, enc string) function {
 	if enc == "base64" {
 		note = "`base64.Encode(null, " + pkg + "." + sum + "(s))`"
 	}
-	return function{how: byStdlib, note: note, result: kindString, conv: func(cl *call) ast.Expr {
+	return function{how: byStdlib, note: note, conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail(arityDetail(cl.name, 1, 1))
 		}

@@ -12,9 +12,9 @@ import (
 
 // dateFuncs are OpenTofu's time functions.
 var dateFuncs = map[string]function{
-	"timestamp": {how: unknownAtPlan, note: "`string`: the time the plan is applied", result: kindString,
+	"timestamp": {how: unknownAtPlan, note: "`string`: the time the plan is applied",
 		conv: unknownString(0, 0)},
-	"plantimestamp": {how: byExpr, note: "`_plantimestamp` (@plantimestamp): the time the plan is made, which the engine sets, the same as on the HCL side", result: kindString,
+	"plantimestamp": {how: byExpr, note: "`_plantimestamp` (@plantimestamp): the time the plan is made, which the engine sets, the same as on the HCL side",
 		conv: func(cl *call) ast.Expr {
 			if !cl.arity(0, 0) {
 				return cl.fail(arityDetail(cl.name, 0, 0))
@@ -22,11 +22,11 @@ var dateFuncs = map[string]function{
 			cl.c.usesPlanTime = true
 			return ident(planTimeRoot)
 		}},
-	"formatdate": {how: byConversion, note: "`time.FormatString` with the format, a constant, translated to Go's layout at conversion (the verbs Go's layouts lack, h and ZZZ, by `time.Split` and a comparison); a format that is not a constant is not converted", result: kindString,
+	"formatdate": {how: byConversion, note: "`time.FormatString` with the format, a constant, translated to Go's layout at conversion (the verbs Go's layouts lack, h and ZZZ, by `time.Split` and a comparison); a format that is not a constant is not converted",
 		conv: convFormatdate},
-	"timeadd": {how: byLibrary, note: "`tofu.#timeadd`: the duration added, the result in the timestamp's own offset, to the second", result: kindString,
+	"timeadd": {how: byLibrary, note: "`tofu.#timeadd`: the duration added, the result in the timestamp's own offset, to the second",
 		conv: fixedLibCall("timeadd", 2, 2)},
-	"timecmp": {how: byLibrary, note: "`tofu.#timecmp`: instants compared whatever their offsets, in every year Go accepts", result: kindInt,
+	"timecmp": {how: byLibrary, note: "`tofu.#timecmp`: instants compared whatever their offsets, in every year Go accepts",
 		conv: fixedLibCall("timecmp", 2, 2)},
 }
 

@@ -18,23 +18,23 @@ const nfcNote = "; decoded text not in Unicode NFC (OpenTofu normalizes it) stay
 
 // encodingFuncs are OpenTofu's encoding functions.
 var encodingFuncs = map[string]function{
-	"base64encode": {how: byStdlib, note: "`base64.Encode(null, s)`", result: kindString, conv: func(cl *call) ast.Expr {
+	"base64encode": {how: byStdlib, note: "`base64.Encode(null, s)`", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail(arityDetail(cl.name, 1, 1))
 		}
 		return cl.std("base64", "Encode", ast.NewNull(), cl.args[0])
 	}},
-	"base64decode": {how: byLibrary, note: "`tofu.#base64decode`: standard Base64 that must decode to UTF-8" + nfcNote, result: kindString,
+	"base64decode": {how: byLibrary, note: "`tofu.#base64decode`: standard Base64 that must decode to UTF-8" + nfcNote,
 		conv: fixedLibCall("base64decode", 1, 1)},
-	"base64gzip": {how: byConversion, note: "worked out at conversion when its argument is a constant; otherwise not converted: CUE has no gzip", result: kindString,
+	"base64gzip": {how: byConversion, note: "worked out at conversion when its argument is a constant; otherwise not converted: CUE has no gzip",
 		conv: func(cl *call) ast.Expr {
 			return cl.foldOr("CUE has no gzip: base64gzip is converted only when its argument is a constant.")
 		}},
-	"base64gunzip": {how: byConversion, note: "worked out at conversion when its argument is a constant; otherwise not converted: CUE has no gzip", result: kindString,
+	"base64gunzip": {how: byConversion, note: "worked out at conversion when its argument is a constant; otherwise not converted: CUE has no gzip",
 		conv: func(cl *call) ast.Expr {
 			return cl.foldOr("CUE has no gzip: base64gunzip is converted only when its argument is a constant.")
 		}},
-	"csvdecode": {how: byLibrary, note: "`tofu.#csvdecode`: `csv.Decode` with the header line's names as keys" + nfcNote, result: kindList,
+	"csvdecode": {how: byLibrary, note: "`tofu.#csvdecode`: `csv.Decode` with the header line's names as keys" + nfcNote,
 		conv: fixedLibCall("csvdecode", 1, 1)},
 	"jsondecode": {how: byStdlib, note: "`json.Unmarshal(s)`; a JSON object with a repeated key, which OpenTofu reads as its last value, is an error in CUE" + nfcNote,
 		conv: func(cl *call) ast.Expr {
@@ -43,29 +43,29 @@ var encodingFuncs = map[string]function{
 			}
 			return cl.std("json", "Unmarshal", cl.args[0])
 		}},
-	"jsonencode": {how: byLibrary, note: "`tofu.#jsonencode`: keys sorted, < > & escaped, whole numbers without a fraction, as OpenTofu writes them; values may nest lists and objects 8 levels deep (a deeper one is an error); the encoding of a value not known yet is not known", result: kindString,
+	"jsonencode": {how: byLibrary, note: "`tofu.#jsonencode`: keys sorted, < > & escaped, whole numbers without a fraction, as OpenTofu writes them; values may nest lists and objects 8 levels deep (a deeper one is an error); the encoding of a value not known yet is not known",
 		conv: fixedLibCall("jsonencode", 1, 1)},
-	"textencodebase64": {how: byStdlib, note: "`base64.Encode(null, s)` when the encoding is a constant naming UTF-8; other encodings only for constant arguments: CUE has no character sets", result: kindString,
+	"textencodebase64": {how: byStdlib, note: "`base64.Encode(null, s)` when the encoding is a constant naming UTF-8; other encodings only for constant arguments: CUE has no character sets",
 		conv: func(cl *call) ast.Expr {
 			if cl.arity(2, 2) && constantUTF8(cl) {
 				return cl.std("base64", "Encode", ast.NewNull(), cl.args[0])
 			}
 			return cl.foldOr("textencodebase64 is converted only for a constant encoding naming UTF-8 or constant arguments: CUE has no other character sets.")
 		}},
-	"textdecodebase64": {how: byLibrary, note: "`tofu.#textdecodebase64UTF8` when the encoding is a constant naming UTF-8; other encodings only for constant arguments: CUE has no character sets" + nfcNote, result: kindString,
+	"textdecodebase64": {how: byLibrary, note: "`tofu.#textdecodebase64UTF8` when the encoding is a constant naming UTF-8; other encodings only for constant arguments: CUE has no character sets" + nfcNote,
 		conv: func(cl *call) ast.Expr {
 			if cl.arity(2, 2) && constantUTF8(cl) {
 				return cl.lib("textdecodebase64UTF8", cl.args[0])
 			}
 			return cl.foldOr("textdecodebase64 is converted only for a constant encoding naming UTF-8 or constant arguments: CUE has no other character sets.")
 		}},
-	"urlencode": {how: byStdlib, note: "`net.QueryEscape(s)`", result: kindString, conv: func(cl *call) ast.Expr {
+	"urlencode": {how: byStdlib, note: "`net.QueryEscape(s)`", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail(arityDetail(cl.name, 1, 1))
 		}
 		return cl.std("net", "QueryEscape", cl.args[0])
 	}},
-	"urldecode": {how: byStdlib, note: "`net.QueryUnescape(s)`" + nfcNote, result: kindString, conv: func(cl *call) ast.Expr {
+	"urldecode": {how: byStdlib, note: "`net.QueryUnescape(s)`" + nfcNote, conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail(arityDetail(cl.name, 1, 1))
 		}
@@ -79,7 +79,7 @@ var encodingFuncs = map[string]function{
 		}
 		return cl.foldOr("yamldecode is converted only when its argument is a constant, such as file(\"${path.module}/x.yaml\"): CUE's YAML decoder differs from OpenTofu's in tags, timestamps and number forms.")
 	}},
-	"yamlencode": {how: byConversion, note: "worked out at conversion when its argument is a constant; otherwise not converted: CUE's YAML encoder quotes and orders differently from OpenTofu's", result: kindString, conv: func(cl *call) ast.Expr {
+	"yamlencode": {how: byConversion, note: "worked out at conversion when its argument is a constant; otherwise not converted: CUE's YAML encoder quotes and orders differently from OpenTofu's", conv: func(cl *call) ast.Expr {
 		return cl.foldOr("yamlencode is converted only when its argument is a constant: CUE's YAML encoder quotes, orders and formats numbers differently from OpenTofu's.")
 	}},
 }

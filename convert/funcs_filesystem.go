@@ -17,10 +17,10 @@ const fileNote = "worked out at conversion (the file read then, only inside the 
 // when converting, with OpenTofu's own functions, and their contents (or
 // digests) written as CUE literals.
 var filesystemFuncs = map[string]function{
-	"basename": {how: byStdlib, note: "`path.Base(p, path.Unix)`", result: kindString, conv: pathFunc("Base")},
-	"dirname":  {how: byStdlib, note: "`path.Dir(p, path.Unix)`", result: kindString, conv: pathFunc("Dir")},
+	"basename": {how: byStdlib, note: "`path.Base(p, path.Unix)`", conv: pathFunc("Base")},
+	"dirname":  {how: byStdlib, note: "`path.Dir(p, path.Unix)`", conv: pathFunc("Dir")},
 	"abspath":  {how: notConverted, note: "the result depends on the directory OpenTofu runs in"},
-	"pathexpand": {how: byLibrary, note: "`tofu.#pathexpand`: a path not starting with ~ is itself; ~ and ~/... are joined to the home directory, `_home` in tofu_context.cue, which the engine sets to the machine's as OpenTofu uses it (`cue export -t home=DIR`); ~user is an error", result: kindString,
+	"pathexpand": {how: byLibrary, note: "`tofu.#pathexpand`: a path not starting with ~ is itself; ~ and ~/... are joined to the home directory, `_home` in tofu_context.cue, which the engine sets to the machine's as OpenTofu uses it (`cue export -t home=DIR`); ~user is an error",
 		conv: func(cl *call) ast.Expr {
 			if !cl.arity(1, 1) {
 				return cl.fail(arityDetail(cl.name, 1, 1))
@@ -38,16 +38,16 @@ var filesystemFuncs = map[string]function{
 			cl.c.usesHome = true
 			return cl.lib("pathexpand", cl.strArg(0), ident(homeRoot))
 		}},
-	"file":             fileFunc(kindString, fileContent),
-	"fileexists":       fileFunc(kindBool, fileExists),
-	"fileset":          {how: byConversion, note: fileNote, result: kindList, conv: convFileset},
-	"filebase64":       fileFunc(kindString, func(cl *call, content ast.Expr) ast.Expr { return cl.std("base64", "Encode", ast.NewNull(), content) }),
-	"filebase64sha256": fileFunc(kindString, fileDigest("sha256", "Sum256", "base64")),
-	"filebase64sha512": fileFunc(kindString, fileDigest("sha512", "Sum512", "base64")),
-	"filemd5":          fileFunc(kindString, fileDigest("md5", "Sum", "hex")),
-	"filesha1":         fileFunc(kindString, fileDigest("sha1", "Sum", "hex")),
-	"filesha256":       fileFunc(kindString, fileDigest("sha256", "Sum256", "hex")),
-	"filesha512":       fileFunc(kindString, fileDigest("sha512", "Sum512", "hex")),
+	"file":             fileFunc(fileContent),
+	"fileexists":       fileFunc(fileExists),
+	"fileset":          {how: byConversion, note: fileNote, conv: convFileset},
+	"filebase64":       fileFunc(func(cl *call, content ast.Expr) ast.Expr { return cl.std("base64", "Encode", ast.NewNull(), content) }),
+	"filebase64sha256": fileFunc(fileDigest("sha256", "Sum256", "base64")),
+	"filebase64sha512": fileFunc(fileDigest("sha512", "Sum512", "base64")),
+	"filemd5":          fileFunc(fileDigest("md5", "Sum", "hex")),
+	"filesha1":         fileFunc(fileDigest("sha1", "Sum", "hex")),
+	"filesha256":       fileFunc(fileDigest("sha256", "Sum256", "hex")),
+	"filesha512":       fileFunc(fileDigest("sha512", "Sum512", "hex")),
 	"templatefile":     {how: byConversion, note: "worked out at conversion when the path and the variables are constants; with other variables, the template, read at conversion (only inside the module directory) when its path is known then, becomes a CUE expression over the variables (`tofu.#template` checks them); with a path known only when planning, each file of the root module's directory the path can name (its constant parts, a map of paths indexed by an input, else every file ending as the path does) is converted once into `_templates` in tofu_files.cue, and the call selects one, `(_templates[path.Clean(p, path.Unix)] & {#vars: VARS}).out`; a template that calls itself is not converted", conv: convTemplateFile},
 }
 
@@ -66,8 +66,8 @@ func pathFunc(fn string) func(*call) ast.Expr {
 // its path is known then, and otherwise read from the module's files as
 // the converted module embeds them (see fileRef); read makes the result
 // of the file's content (text, or bytes when it is not UTF-8).
-func fileFunc(k kind, read func(cl *call, content ast.Expr) ast.Expr) function {
-	return function{how: byConversion, note: fileNote, result: k, conv: func(cl *call) ast.Expr {
+func fileFunc(read func(cl *call, content ast.Expr) ast.Expr) function {
+	return function{how: byConversion, note: fileNote, conv: func(cl *call) ast.Expr {
 		if x, done := cl.fileFold(1, 1); done {
 			return x
 		}

@@ -9,20 +9,20 @@ import (
 // networkFuncs are OpenTofu's CIDR functions, written in the tofu library
 // (lib/net.cue) with exact integer arithmetic on IPv4 and IPv6 addresses.
 var networkFuncs = map[string]function{
-	"cidrsubnet": {how: byLibrary, note: "`tofu.#cidrsubnet`: the prefix extended by newbits bits set to netnum, IPv4 and IPv6; out of range is an error", result: kindString,
+	"cidrsubnet": {how: byLibrary, note: "`tofu.#cidrsubnet`: the prefix extended by newbits bits set to netnum, IPv4 and IPv6; out of range is an error",
 		conv: fixedLibCall("cidrsubnet", 3, 3)},
-	"cidrsubnets": {how: byLibrary, note: "`tofu.#cidrsubnets`: consecutive aligned subnets, as OpenTofu allocates them", result: kindList,
+	"cidrsubnets": {how: byLibrary, note: "`tofu.#cidrsubnets`: consecutive aligned subnets, as OpenTofu allocates them",
 		conv: func(cl *call) ast.Expr {
 			if len(cl.args) == 0 {
 				return cl.fail("cidrsubnets takes a prefix and any number of newbits.")
 			}
 			return cl.c.libList("cidrsubnets", cl.argList())
 		}},
-	"cidrhost": {how: byLibrary, note: "`tofu.#cidrhost`: host number n of the network; a negative n counts back from the last address", result: kindString,
+	"cidrhost": {how: byLibrary, note: "`tofu.#cidrhost`: host number n of the network; a negative n counts back from the last address",
 		conv: fixedLibCall("cidrhost", 2, 2)},
-	"cidrnetmask": {how: byLibrary, note: "`tofu.#cidrnetmask`: the dotted mask of an IPv4 network", result: kindString,
+	"cidrnetmask": {how: byLibrary, note: "`tofu.#cidrnetmask`: the dotted mask of an IPv4 network",
 		conv: fixedLibCall("cidrnetmask", 1, 1)},
-	"cidrcontains": {how: byLibrary, note: "`tofu.#cidrcontains`: whether an address or network lies in a network of the same family", result: kindBool,
+	"cidrcontains": {how: byLibrary, note: "`tofu.#cidrcontains`: whether an address or network lies in a network of the same family",
 		conv: fixedLibCall("cidrcontains", 2, 2)},
 }
 

@@ -8,24 +8,24 @@ import (
 // numericFuncs are OpenTofu's functions on numbers. OpenTofu computes log
 // and pow in float64; the library rounds their results the same way.
 var numericFuncs = map[string]function{
-	"abs":   {how: byStdlib, note: "`math.Abs(x)`", result: kindNumber, conv: stdCall("math", "Abs", 1)},
-	"ceil":  {how: byStdlib, note: "`math.Ceil(x)`", result: kindInt, conv: stdCall("math", "Ceil", 1)},
-	"floor": {how: byStdlib, note: "`math.Floor(x)`", result: kindInt, conv: stdCall("math", "Floor", 1)},
-	"log": {how: byLibrary, note: "`tofu.#log`: ln(x)/ln(base) computed on float64 values, as OpenTofu does, so that log(1000, 10) is 2.9999999999999996 in both", result: kindNumber,
+	"abs":   {how: byStdlib, note: "`math.Abs(x)`", conv: stdCall("math", "Abs", 1)},
+	"ceil":  {how: byStdlib, note: "`math.Ceil(x)`", conv: stdCall("math", "Ceil", 1)},
+	"floor": {how: byStdlib, note: "`math.Floor(x)`", conv: stdCall("math", "Floor", 1)},
+	"log": {how: byLibrary, note: "`tofu.#log`: ln(x)/ln(base) computed on float64 values, as OpenTofu does, so that log(1000, 10) is 2.9999999999999996 in both",
 		conv: libCall("log", 2, 2)},
-	"max": {how: byStdlib, note: "`list.Max([a, b])`", result: kindNumber, conv: func(cl *call) ast.Expr {
+	"max": {how: byStdlib, note: "`list.Max([a, b])`", conv: func(cl *call) ast.Expr {
 		if len(cl.args) == 0 {
 			return cl.fail("max takes at least one argument.")
 		}
 		return cl.std("list", "Max", cl.argList())
 	}},
-	"min": {how: byStdlib, note: "`list.Min([a, b])`", result: kindNumber, conv: func(cl *call) ast.Expr {
+	"min": {how: byStdlib, note: "`list.Min([a, b])`", conv: func(cl *call) ast.Expr {
 		if len(cl.args) == 0 {
 			return cl.fail("min takes at least one argument.")
 		}
 		return cl.std("list", "Min", cl.argList())
 	}},
-	"parseint": {how: byStdlib, note: "`strconv.ParseInt(s, base, 0)`: Go's big integer parsing, as OpenTofu's; `tofu.#parseint` checks a base that is not a literal (2 to 62)", result: kindInt, conv: func(cl *call) ast.Expr {
+	"parseint": {how: byStdlib, note: "`strconv.ParseInt(s, base, 0)`: Go's big integer parsing, as OpenTofu's; `tofu.#parseint` checks a base that is not a literal (2 to 62)", conv: func(cl *call) ast.Expr {
 		if !cl.arity(2, 2) {
 			return cl.fail("parseint takes two arguments.")
 		}
@@ -38,11 +38,11 @@ var numericFuncs = map[string]function{
 		}
 		return cl.lib("parseint", cl.strArg(0), cl.intArg(1))
 	}},
-	"pow": {how: byLibrary, note: "`math.Pow(x, y)` rounded to float64 (`tofu.#float64`), as OpenTofu computes it; a result that is not a whole number may differ from Go's in the last binary digit", result: kindNumber, conv: func(cl *call) ast.Expr {
+	"pow": {how: byLibrary, note: "`math.Pow(x, y)` rounded to float64 (`tofu.#float64`), as OpenTofu computes it; a result that is not a whole number may differ from Go's in the last binary digit", conv: func(cl *call) ast.Expr {
 		if !cl.arity(2, 2) {
 			return cl.fail("pow takes two arguments.")
 		}
 		return cl.lib("float64", cl.std("math", "Pow", cl.args...))
 	}},
-	"signum": {how: byLibrary, note: "`tofu.#signum`: -1, 0 or 1", result: kindInt, conv: libCall("signum", 1, 1)},
+	"signum": {how: byLibrary, note: "`tofu.#signum`: -1, 0 or 1", conv: libCall("signum", 1, 1)},
 }

@@ -17,36 +17,34 @@ import (
 // differ only for characters written with several code points (emoji
 // sequences, flags, combining marks that NFC does not compose, "\r\n").
 var stringFuncs = map[string]function{
-	"chomp":       {how: byLibrary, note: "`tofu.#chomp`: the newlines (\\n, \\r\\n, \\r) at the end removed", result: kindString, conv: libCall("chomp", 1, 1)},
-	"endswith":    {how: byStdlib, note: "`strings.HasSuffix(s, suffix)`", result: kindBool, conv: strStd("HasSuffix", 2)},
-	"startswith":  {how: byStdlib, note: "`strings.HasPrefix(s, prefix)`", result: kindBool, conv: strStd("HasPrefix", 2)},
-	"strcontains": {how: byStdlib, note: "`strings.Contains(s, substr)`", result: kindBool, conv: strStd("Contains", 2)},
-	"lower":       {how: byStdlib, note: "`strings.ToLower(s)`", result: kindString, conv: strStd("ToLower", 1)},
-	"upper":       {how: byStdlib, note: "`strings.ToUpper(s)`", result: kindString, conv: strStd("ToUpper", 1)},
-	"trimspace":   {how: byStdlib, note: "`strings.TrimSpace(s)`", result: kindString, conv: strStd("TrimSpace", 1)},
-	"trimprefix":  {how: byStdlib, note: "`strings.TrimPrefix(s, prefix)`", result: kindString, conv: strStd("TrimPrefix", 2)},
-	"trimsuffix":  {how: byStdlib, note: "`strings.TrimSuffix(s, suffix)`", result: kindString, conv: strStd("TrimSuffix", 2)},
-	"trim":        {how: byStdlib, note: "`strings.Trim(s, cutset)`", result: kindString, conv: strStd("Trim", 2)},
-	"format": {how: byConversion, note: "a literal format string (or one built from constants and local values) becomes a CUE interpolation, each verb formatted as OpenTofu does (`tofu.#fmtint`, `#fmtfloat`, `#fmtstr`, `#fmtv` where flags, width or precision need them); %f %e %g take the digits of the nearest float64; %v of a list or map is not converted there; a format string known only when evaluating, or arguments expanded with ..., go to `tofu.#format`, which reads the format string then with the same verbs (and %v of a list or map as JSON)",
-		result: kindString, conv: convFormat},
-	"formatlist": {how: byConversion, note: "a list comprehension over the list arguments, each element formatted as format does: with an interpolation for a literal format string, with `tofu.#format` for one known only when evaluating; expanded arguments are not converted",
-		result: kindList, conv: convFormatList},
-	"indent": {how: byLibrary, note: "`tofu.#indent`: spaces after every newline", result: kindString, conv: libCall("indent", 2, 2)},
-	"join":   {how: byStdlib, note: "`strings.Join(l, sep)` for lists of strings; `tofu.#join` writes numbers and bools as strings and joins several lists", result: kindString, conv: convJoin},
+	"chomp":       {how: byLibrary, note: "`tofu.#chomp`: the newlines (\\n, \\r\\n, \\r) at the end removed", conv: libCall("chomp", 1, 1)},
+	"endswith":    {how: byStdlib, note: "`strings.HasSuffix(s, suffix)`", conv: strStd("HasSuffix", 2)},
+	"startswith":  {how: byStdlib, note: "`strings.HasPrefix(s, prefix)`", conv: strStd("HasPrefix", 2)},
+	"strcontains": {how: byStdlib, note: "`strings.Contains(s, substr)`", conv: strStd("Contains", 2)},
+	"lower":       {how: byStdlib, note: "`strings.ToLower(s)`", conv: strStd("ToLower", 1)},
+	"upper":       {how: byStdlib, note: "`strings.ToUpper(s)`", conv: strStd("ToUpper", 1)},
+	"trimspace":   {how: byStdlib, note: "`strings.TrimSpace(s)`", conv: strStd("TrimSpace", 1)},
+	"trimprefix":  {how: byStdlib, note: "`strings.TrimPrefix(s, prefix)`", conv: strStd("TrimPrefix", 2)},
+	"trimsuffix":  {how: byStdlib, note: "`strings.TrimSuffix(s, suffix)`", conv: strStd("TrimSuffix", 2)},
+	"trim":        {how: byStdlib, note: "`strings.Trim(s, cutset)`", conv: strStd("Trim", 2)},
+	"format":      {how: byConversion, note: "a literal format string (or one built from constants and local values) becomes a CUE interpolation, each verb formatted as OpenTofu does (`tofu.#fmtint`, `#fmtfloat`, `#fmtstr`, `#fmtv` where flags, width or precision need them); %f %e %g take the digits of the nearest float64; %v of a list or map is not converted there; a format string known only when evaluating, or arguments expanded with ..., go to `tofu.#format`, which reads the format string then with the same verbs (and %v of a list or map as JSON)", conv: convFormat},
+	"formatlist":  {how: byConversion, note: "a list comprehension over the list arguments, each element formatted as format does: with an interpolation for a literal format string, with `tofu.#format` for one known only when evaluating; expanded arguments are not converted", conv: convFormatList},
+	"indent":      {how: byLibrary, note: "`tofu.#indent`: spaces after every newline", conv: libCall("indent", 2, 2)},
+	"join":        {how: byStdlib, note: "`strings.Join(l, sep)` for lists of strings; `tofu.#join` writes numbers and bools as strings and joins several lists", conv: convJoin},
 	"regex": {how: byConversion, note: "a literal pattern is examined: `regexp.Find` without groups, the groups of `regexp.FindSubmatch` as a list, `regexp.FindNamedSubmatch` for named groups; a group that may take no part in the match is null where it took none (its \"\" in CUE, where it cannot match \"\"); a pattern that is not a literal, or whose group that may take no part can match \"\", is not converted",
 		conv: convRegex(false)},
-	"regexall": {how: byConversion, note: "as regex, every match (`tofu.#regexall`), an empty list where none; a pattern with a group that may take no part in a match is not converted", result: kindList, conv: convRegex(true)},
-	"replace":  {how: byStdlib, note: "`strings.Replace(s, old, new, -1)`, or `regexp.ReplaceAll` for a literal /pattern/; `tofu.#replace` decides when the substring is not a literal", result: kindString, conv: convReplace},
-	"split": {how: byStdlib, note: "`strings.Split(s, sep)`", result: kindList, conv: func(cl *call) ast.Expr {
+	"regexall": {how: byConversion, note: "as regex, every match (`tofu.#regexall`), an empty list where none; a pattern with a group that may take no part in a match is not converted", conv: convRegex(true)},
+	"replace":  {how: byStdlib, note: "`strings.Replace(s, old, new, -1)`, or `regexp.ReplaceAll` for a literal /pattern/; `tofu.#replace` decides when the substring is not a literal", conv: convReplace},
+	"split": {how: byStdlib, note: "`strings.Split(s, sep)`", conv: func(cl *call) ast.Expr {
 		if !cl.arity(2, 2) {
 			return cl.fail("split takes two arguments.")
 		}
 		return cl.std("strings", "Split", cl.strArg(1), cl.strArg(0))
 	}},
-	"strrev":         {how: byLibrary, note: "`tofu.#strrev`: the characters (code points) in reverse order", result: kindString, conv: libCall("strrev", 1, 1)},
-	"substr":         {how: byLibrary, note: "`tofu.#substr`: `strings.SliceRunes` with OpenTofu's negative offset and length, counting code points", result: kindString, conv: libCall("substr", 3, 3)},
+	"strrev":         {how: byLibrary, note: "`tofu.#strrev`: the characters (code points) in reverse order", conv: libCall("strrev", 1, 1)},
+	"substr":         {how: byLibrary, note: "`tofu.#substr`: `strings.SliceRunes` with OpenTofu's negative offset and length, counting code points", conv: libCall("substr", 3, 3)},
 	"templatestring": {how: byConversion, note: "a template known at conversion (a constant, or local values built from constants) becomes a CUE expression over the variables, as templatefile's does; a template known only when the module is evaluated goes to `tofu.#templatestring`, which evaluates templates whose interpolations are references to the variables (${a.b[\"k\"]}) and fails on function calls, operators and directives, with a warning", conv: convTemplateString},
-	"title":          {how: byLibrary, note: "`tofu.#title`: Go's strings.Title, which OpenTofu uses (CUE's strings.ToTitle starts words only after spaces)", result: kindString, conv: libCall("title", 1, 1)},
+	"title":          {how: byLibrary, note: "`tofu.#title`: Go's strings.Title, which OpenTofu uses (CUE's strings.ToTitle starts words only after spaces)", conv: libCall("title", 1, 1)},
 }
 
 // strStd converts a call of a strings function of n string arguments.

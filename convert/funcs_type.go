@@ -9,7 +9,7 @@ import (
 // sensitive values: CUE has no sensitivity marks, so sensitive and
 // nonsensitive are the value itself.
 var typeFuncs = map[string]function{
-	"tobool": {how: byLibrary, note: "`tofu.#tobool`: a bool, \"true\"/\"1\" and \"false\"/\"0\", null", result: kindBool, conv: func(cl *call) ast.Expr {
+	"tobool": {how: byLibrary, note: "`tofu.#tobool`: a bool, \"true\"/\"1\" and \"false\"/\"0\", null", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("tobool takes one argument.")
 		}
@@ -18,7 +18,7 @@ var typeFuncs = map[string]function{
 		}
 		return cl.lib("tobool", cl.args[0])
 	}},
-	"tonumber": {how: byLibrary, note: "`tofu.#tonumber`: a number, a string in decimal notation, null", result: kindNumber, conv: func(cl *call) ast.Expr {
+	"tonumber": {how: byLibrary, note: "`tofu.#tonumber`: a number, a string in decimal notation, null", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("tonumber takes one argument.")
 		}
@@ -27,7 +27,7 @@ var typeFuncs = map[string]function{
 		}
 		return cl.lib("tonumber", cl.args[0])
 	}},
-	"tostring": {how: byLibrary, note: "`tofu.#tostring`: a string, a number in plain decimal, a bool, null", result: kindString, conv: func(cl *call) ast.Expr {
+	"tostring": {how: byLibrary, note: "`tofu.#tostring`: a string, a number in plain decimal, a bool, null", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("tostring takes one argument.")
 		}
@@ -36,7 +36,7 @@ var typeFuncs = map[string]function{
 		}
 		return cl.lib("tostring", cl.args[0])
 	}},
-	"tolist": {how: byLibrary, note: "the list itself; `tofu.#unify` turns mixed strings, numbers and bools into strings as OpenTofu does (nested values of different types are not converted)", result: kindList, conv: func(cl *call) ast.Expr {
+	"tolist": {how: byLibrary, note: "the list itself; `tofu.#unify` turns mixed strings, numbers and bools into strings as OpenTofu does (nested values of different types are not converted)", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("tolist takes one argument.")
 		}
@@ -45,9 +45,9 @@ var typeFuncs = map[string]function{
 		}
 		return cl.lib("unify", cl.args[0])
 	}},
-	"toset": {how: byLibrary, note: "`tofu.#toset`: without repeats, in OpenTofu's set order: strings lexical, numbers ascending, false before true; sets of lists or objects, which OpenTofu orders by hash, keep the order of first occurrence", result: kindList,
+	"toset": {how: byLibrary, note: "`tofu.#toset`: without repeats, in OpenTofu's set order: strings lexical, numbers ascending, false before true; sets of lists or objects, which OpenTofu orders by hash, keep the order of first occurrence",
 		conv: libCall("toset", 1, 1)},
-	"tomap": {how: byLibrary, note: "the map itself; `tofu.#tomap` turns mixed strings, numbers and bools into strings as OpenTofu does", result: kindMap, conv: func(cl *call) ast.Expr {
+	"tomap": {how: byLibrary, note: "the map itself; `tofu.#tomap` turns mixed strings, numbers and bools into strings as OpenTofu does", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("tomap takes one argument.")
 		}
@@ -62,10 +62,11 @@ var typeFuncs = map[string]function{
 		}
 		return cl.lib("tomap", cl.args[0])
 	}},
-	"sensitive":    {how: byExpr, note: "the value itself: CUE has no sensitive values", conv: identity},
-	"nonsensitive": {how: byExpr, note: "the value itself: CUE has no sensitive values", conv: identity},
-	"issensitive":  {how: notConverted, note: "CUE has no sensitive values, so whether one is sensitive cannot be answered"},
-	"type":         {how: notConverted, note: "only for tofu console; a type is not a value in a module"},
+	"sensitive":       {how: byExpr, note: "the value itself: CUE has no sensitive values", conv: identity},
+	"nonsensitive":    {how: byExpr, note: "the value itself: CUE has no sensitive values", conv: identity},
+	"ephemeralasnull": {how: byExpr, note: "the value itself: neither side has ephemeral values yet (see package functions)", conv: identity},
+	"issensitive":     {how: notConverted, note: "CUE has no sensitive values, so whether one is sensitive cannot be answered"},
+	"type":            {how: notConverted, note: "only for tofu console; a type is not a value in a module"},
 }
 
 // identity is a call of a function of one argument that is the argument.

@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	tofufuncs "github.com/tofucue/tofucue/functions"
 )
 
 // kind is what the converter knows statically about the type of a value:
@@ -226,7 +228,7 @@ func (c *converter) refinedNotNull(e hcl.Expression) bool {
 	case *hclsyntax.ConditionalExpr:
 		return c.refinedNotNull(e.TrueResult) || c.refinedNotNull(e.FalseResult)
 	case *hclsyntax.FunctionCallExpr:
-		return notNullResults[strings.TrimPrefix(e.Name, "core::")]
+		return notNullResult(strings.TrimPrefix(e.Name, "core::"))
 	case *hclsyntax.ScopeTraversalExpr:
 		t := e.Traversal
 		if t.RootName() != "local" || len(t) != 2 {
@@ -241,15 +243,12 @@ func (c *converter) refinedNotNull(e hcl.Expression) bool {
 	return false
 }
 
-// notNullResults are the functions of scalar result that OpenTofu knows
-// are not null while their arguments are not known yet. The others
-// either pass a null through (tostring, lookup, element, try) or return
-// a list or map, whose null test needs no such knowledge.
-var notNullResults = map[string]bool{
-	"abs": true, "base64encode": true, "contains": true, "endswith": true,
-	"format": true, "join": true, "jsonencode": true, "length": true,
-	"lower": true, "max": true, "md5": true, "min": true, "replace": true,
-	"sha1": true, "sha256": true, "sha512": true, "startswith": true,
-	"substr": true, "title": true, "trim": true, "trimprefix": true,
-	"trimspace": true, "trimsuffix": true, "upper": true,
+// notNullResult is whether OpenTofu knows a call of function name is not
+// null while its arguments are not known yet, for a function of scalar
+// result: its spec says so. The others either pass a null through
+// (tostring, lookup, element, try) or return a list or map, whose null
+// test needs no such knowledge.
+func notNullResult(name string) bool {
+	s, ok := tofufuncs.Lookup(name)
+	return ok && resultKind(s.Result).isScalar() && s.NotNull()
 }

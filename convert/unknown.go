@@ -7,6 +7,8 @@ import (
 	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	tofufuncs "github.com/tofucue/tofucue/functions"
 )
 
 // Values not known yet. The engine gives a value that OpenTofu does not
@@ -33,17 +35,11 @@ import (
 // template itself. A reference that is a list or a struct (join(",",
 // var.names)) keeps the template alone, as before.
 
-// atPlan are the functions whose result is not known until apply (see
-// unknownAtPlan); filled in by init, since the registry's functions (try)
-// ask mayBeUnknown.
-var atPlan = map[string]bool{}
-
-func init() {
-	for name, f := range functions {
-		if f.how == unknownAtPlan {
-			atPlan[name] = true
-		}
-	}
+// atPlan is whether function name's result is not known until apply: its
+// spec's phase says so (timestamp, uuid, bcrypt).
+func atPlan(name string) bool {
+	s, ok := tofufuncs.Lookup(name)
+	return ok && s.Phase == tofufuncs.Apply
 }
 
 // mayBeUnknown is whether e may have a value not known while planning: it
@@ -64,7 +60,7 @@ func (c *converter) mayBeUnknown(e hclsyntax.Expression) bool {
 func atPlanCalls(e hclsyntax.Expression) []*hclsyntax.FunctionCallExpr {
 	var calls []*hclsyntax.FunctionCallExpr
 	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
-		if f, ok := n.(*hclsyntax.FunctionCallExpr); ok && atPlan[strings.TrimPrefix(f.Name, "core::")] {
+		if f, ok := n.(*hclsyntax.FunctionCallExpr); ok && atPlan(strings.TrimPrefix(f.Name, "core::")) {
 			calls = append(calls, f)
 		}
 		return nil

@@ -117,6 +117,29 @@ var isSensitiveFunc = function.New(&function.Spec{
 	},
 })
 
+// EphemeralMark is the cty mark of an ephemeral value, which
+// ephemeralasnull makes null. Nothing in this project makes ephemeral
+// values yet: ephemeral resources and variables are planned as ordinary
+// ones, so ephemeralasnull gives its argument back.
+const EphemeralMark = "ephemeral"
+
+// ephemeralAsNullFunc returns its argument with every ephemeral value in
+// it, nested or not, made a null of its type.
+var ephemeralAsNullFunc = function.New(&function.Spec{
+	Params: []function.Parameter{markParam},
+	Type:   sameType,
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		return cty.Transform(args[0], func(_ cty.Path, v cty.Value) (cty.Value, error) {
+			if v.HasMark(EphemeralMark) {
+				_, marks := v.Unmark()
+				delete(marks, EphemeralMark)
+				return cty.NullVal(v.Type()).WithMarks(marks), nil
+			}
+			return v, nil
+		})
+	},
+})
+
 // markParam takes any value as it is: unknown, null, marked.
 var markParam = function.Parameter{
 	Name:             "value",

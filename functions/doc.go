@@ -1,19 +1,31 @@
-// Package functions is OpenTofu's built-in functions as cty functions, for
-// evaluating module expressions as OpenTofu 1.10 does and for checking
-// converted expressions against OpenTofu's results.
+// Package functions is OpenTofu's built-in functions: what each one means,
+// in one [Spec] per function that every part of this project reads, and
+// its implementation as a cty function, for evaluating module expressions
+// as OpenTofu 1.12 does and for checking converted expressions against
+// OpenTofu's results.
 //
-// [Table] returns every function OpenTofu 1.10 documents (provider-defined
-// functions aside), by name; [Names] lists them. Where a library implements
-// a function with OpenTofu's semantics, the table takes it from there: the
-// go-cty function library (the functions OpenTofu itself takes from it),
-// hashicorp/go-cty-funcs (with OpenTofu's not-null result refinement added),
-// zclconf/go-cty-yaml (the YAML library OpenTofu uses) and HCL's tryfunc.
-// The rest are written here, after OpenTofu's behavior: its own functions,
-// and those where it differs from the libraries (length counts grapheme
-// clusters and knows a tuple's length from its type; lookup, index, sum,
-// one, matchkeys and transpose have OpenTofu's type rules and messages; the
-// conversion functions keep nested marks; the cidr functions parse
-// addresses as OpenTofu does, leading zeros included).
+// [Specs] lists every function OpenTofu 1.12 has (provider-defined
+// functions aside) with its phase (known now, at plan, or only after
+// apply), whether it reads files, its result's kind, what it needs of each
+// argument (a kind, a string's form, its elements), whether it converts and
+// what of its arguments it passes on; [Spec.NotNull] is worked out from the
+// implementation. A test compares the specs and the implementations'
+// parameters with the signatures `tofu metadata functions -json` gives
+// (testdata/opentofu-signatures.json, rerecorded with -update-opentofu),
+// so a function OpenTofu has and the specs lack fails it.
+//
+// [Table] returns the implementations by name; [Names] lists them. Where a
+// library implements a function with OpenTofu's semantics, the table takes
+// it from there: the go-cty function library (the functions OpenTofu
+// itself takes from it), hashicorp/go-cty-funcs (with OpenTofu's not-null
+// result refinement added), zclconf/go-cty-yaml (the YAML library OpenTofu
+// uses) and HCL's tryfunc. The rest are written here, after OpenTofu's
+// behavior: its own functions, and those where it differs from the
+// libraries (length counts grapheme clusters and knows a tuple's length
+// from its type; lookup, index, sum, one, matchkeys and transpose have
+// OpenTofu's type rules and messages; the conversion functions keep nested
+// marks; the cidr functions parse addresses as OpenTofu does, leading
+// zeros included).
 //
 // Differences from OpenTofu, all deliberate:
 //
@@ -32,8 +44,8 @@
 //   - base64gunzip refuses to inflate more than 256 MiB.
 //   - jsondecode and yamldecode refuse a document that nests collections
 //     more than 256 levels deep (go-yaml takes minutes over a few thousand).
-//   - yamldecode is go-cty-yaml v1.2.0, where OpenTofu 1.10 has v1.1.0; they
-//     differ only in how "<<" merge keys take a list of mappings.
+//   - ephemeralasnull makes values marked [EphemeralMark] null, but nothing
+//     marks values ephemeral here yet: it gives its argument back.
 //
 // As in OpenTofu, templatefile may call itself down to a depth of 1024 (or
 // TF_TEMPLATE_RECURSION_DEPTH), and element wraps negative indexes around
@@ -77,6 +89,7 @@
 //	distinct          go-cty stdlib             known
 //	element           go-cty stdlib             known
 //	endswith          written here              known
+//	ephemeralasnull   written here              known
 //	file              written here              known; reads files in BaseDir
 //	filebase64        written here              known; reads files in BaseDir
 //	filebase64sha256  written here              known; reads files in BaseDir

@@ -109,6 +109,7 @@ func runWith(t *testing.T, vars map[string]cty.Value, cases []example) {
 		if s := show(got); s != c.want {
 			t.Errorf("%s\n got: %s\nwant: %s", c.expr, s, c.want)
 		}
+		resultKindAgrees(t, c.expr, got)
 	}
 }
 
@@ -561,6 +562,10 @@ func TestSubtleties(t *testing.T) {
 		// one of a tuple.
 		{`one([{a = 1}])`, `{"a" = 1}`},
 
+		// ephemeralasnull of a value with nothing ephemeral in it.
+		{`ephemeralasnull({a = "x", b = [1, null]})`, `{"a" = "x", "b" = [1, null]}`},
+		{`ephemeralasnull(sensitive("x"))`, `sensitive("x")`},
+
 		// marks: nonsensitive removes only the top mark; lookup keeps marks.
 		{`issensitive(nonsensitive(sensitive("x")))`, `false`},
 		{`issensitive([sensitive("x")])`, `false`},
@@ -669,9 +674,9 @@ func TestNamesAndTable(t *testing.T) {
 			t.Errorf("Names() lacks %s", n)
 		}
 	}
-	for _, n := range []string{"list", "map", "convert", "ephemeralasnull", "provider::aws::arn_parse"} {
+	for _, n := range []string{"list", "map", "convert", "provider::aws::arn_parse"} {
 		if slices.Contains(names, n) {
-			t.Errorf("Names() has %s, which OpenTofu 1.10 does not document", n)
+			t.Errorf("Names() has %s, which OpenTofu does not document", n)
 		}
 	}
 }
@@ -943,8 +948,9 @@ func TestNoPanics(t *testing.T) {
 	}
 }
 
-// The table in the package doc lists every function once, and says which
-// are unknown at plan time.
+// The table in the package doc lists every function once, with its spec's
+// source and phase; what it says of the phase is what the implementation
+// does at plan time.
 func TestDocTable(t *testing.T) {
 	src, err := os.ReadFile("doc.go")
 	if err != nil {
@@ -954,16 +960,32 @@ func TestDocTable(t *testing.T) {
 	seen := map[string]bool{}
 	plan := Table(Options{BaseDir: "testdata", PlanTime: true})
 	for _, m := range row.FindAllStringSubmatch(string(src), -1) {
-		name, status := m[1], m[3]
+		name, source, status := m[1], m[2], m[3]
 		if seen[name] {
 			t.Errorf("doc.go lists %s twice", name)
 		}
 		seen[name] = true
-		f, ok := plan[name]
+		s, ok := Lookup(name)
 		if !ok {
-			t.Errorf("doc.go lists %s, which is not in Table", name)
+			t.Errorf("doc.go lists %s, which has no spec", name)
 			continue
 		}
+		if source != s.Source {
+			t.Errorf("doc.go says %s comes from %s, its spec %s", name, source, s.Source)
+		}
+		want := "known"
+		switch {
+		case s.Phase == Apply:
+			want = "unknown at plan time"
+		case s.Phase == Plan:
+			want = "known: when Table was called"
+		case s.ReadsFiles:
+			want = "known; reads files in BaseDir"
+		}
+		if !strings.HasPrefix(status, want) {
+			t.Errorf("doc.go says %s is %q, its spec %q", name, status, want)
+		}
+		f := plan[name]
 		if len(f.Params()) > 0 || f.VarParam() != nil {
 			continue
 		}
@@ -972,18 +994,13 @@ func TestDocTable(t *testing.T) {
 			t.Errorf("%s(): %s", name, err)
 			continue
 		}
-		if unknown := status == "unknown at plan time"; v.IsKnown() == unknown {
-			t.Errorf("doc.go says %s is %q, but at plan time it gives %s", name, status, show(v))
+		if unknown := s.Phase == Apply; v.IsKnown() == unknown {
+			t.Errorf("%s's spec says phase %v, but at plan time it gives %s", name, s.Phase, show(v))
 		}
 	}
 	for _, n := range Names() {
 		if !seen[n] {
 			t.Errorf("doc.go does not list %s", n)
-		}
-	}
-	for _, n := range unpredictable {
-		if !strings.Contains(string(src), "\t"+n+" ") || !regexp.MustCompile(`\t`+n+` +[a-z -]+ +unknown at plan time`).Match(src) {
-			t.Errorf("doc.go does not say %s is unknown at plan time", n)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/functions"
 	"github.com/tofucue/tofucue/refs"
 )
 
@@ -779,6 +780,13 @@ func isZeroLiteral(e hclsyntax.Expression) bool {
 	return ok && lit.Val.Type() == cty.Number && lit.Val.IsKnown() && !lit.Val.IsNull() && lit.Val.Equals(cty.Zero).True()
 }
 
+// converts is whether function name is a conversion function (tostring,
+// tolist, ...).
+func converts(name string) bool {
+	s, ok := functions.Lookup(strings.TrimPrefix(name, "core::"))
+	return ok && s.Converts
+}
+
 func isNullLiteral(e hclsyntax.Expression) bool {
 	for {
 		p, ok := e.(*hclsyntax.ParenthesesExpr)
@@ -791,38 +799,12 @@ func isNullLiteral(e hclsyntax.Expression) bool {
 	return ok && lit.Val.IsNull()
 }
 
-// inspectingFuncs look inside a value of type any, or need it to be one
-// kind of value (a collection, a string, a number).
-var inspectingFuncs = map[string]bool{
-	"length": true, "keys": true, "values": true, "lookup": true, "merge": true, "contains": true,
-	"element": true, "flatten": true, "concat": true, "index": true, "slice": true, "distinct": true,
-	"reverse": true, "sort": true, "compact": true, "coalescelist": true, "one": true, "sum": true,
-	"max": true, "min": true, "setproduct": true, "setunion": true, "setintersection": true,
-	"setsubtract": true, "zipmap": true, "transpose": true, "chunklist": true, "join": true,
-	"matchkeys": true, "alltrue": true, "anytrue": true, "range": true,
-	"upper": true, "lower": true, "title": true, "split": true, "replace": true, "substr": true,
-	"trim": true, "trimspace": true, "trimprefix": true, "trimsuffix": true, "chomp": true,
-	"startswith": true, "endswith": true, "strcontains": true, "regex": true, "regexall": true,
-	"strrev": true, "indent": true,
-	"abs": true, "ceil": true, "floor": true, "log": true, "pow": true, "signum": true, "parseint": true,
-	"cidrhost": true, "cidrnetmask": true, "cidrsubnet": true, "cidrsubnets": true,
-}
-
-// kindFuncs convert to one kind of value: can(tostring(x)) tests the kind
-// of x.
-var kindFuncs = map[string]bool{
-	"tostring": true, "tonumber": true, "tobool": true, "tolist": true, "toset": true, "tomap": true,
-}
-
-// elementInspectingFuncs look inside the elements of a collection, or need
-// them to be one kind of value.
-var elementInspectingFuncs = map[string]bool{
-	"flatten": true, "sort": true, "sum": true, "join": true, "compact": true, "zipmap": true,
-	"transpose": true, "alltrue": true, "anytrue": true, "max": true, "min": true,
-}
-
 func (c *anyClassifier) call(e *hclsyntax.FunctionCallExpr, sc *anyScope) *tracked {
 	name := strings.TrimPrefix(e.Name, "core::")
+	// What the function looks inside of, argument by argument, is its
+	// spec's: a conversion function (tostring) looks at nothing, but
+	// can(tostring(x)) tests the kind of x.
+	spec, _ := functions.Lookup(name)
 	args := make([]*tracked, len(e.Args))
 	for i, a := range e.Args {
 		// Every argument of can, and every one of try but the last, is a
@@ -835,7 +817,7 @@ func (c *anyClassifier) call(e *hclsyntax.FunctionCallExpr, sc *anyScope) *track
 		}
 	}
 	if name == "can" && len(e.Args) == 1 && c.reads != nil {
-		if conv, ok := unparen(e.Args[0]).(*hclsyntax.FunctionCallExpr); ok && kindFuncs[strings.TrimPrefix(conv.Name, "core::")] && len(conv.Args) == 1 {
+		if conv, ok := unparen(e.Args[0]).(*hclsyntax.FunctionCallExpr); ok && converts(conv.Name) && len(conv.Args) == 1 {
 			var t *tracked
 			c.tolerate(func() { t = c.eval(conv.Args[0], sc) })
 			if t != nil {
@@ -850,22 +832,18 @@ func (c *anyClassifier) call(e *hclsyntax.FunctionCallExpr, sc *anyScope) *track
 	for i, t := range args {
 		switch {
 		case t == nil:
-		case name == "lookup" && i == 2:
-			// lookup's default is returned as it is, not looked at.
-		case name == "contains" && i > 0:
-			// The value is compared with the elements, as == compares.
 		case lookupDefault && i == 0 && t.dynamic():
 			acc := t.acc.element()
 			if s := lookupKey(e); s.named {
 				acc = t.acc.attr(s.name)
 			}
 			c.reached(acc)
-		case t.dynamic() && inspectingFuncs[name]:
+		case t.dynamic() && spec.Inspects(i):
 			inspected = c.inspect(t, rng, "%s") || inspected
 			if name == "keys" || name == "values" {
 				t.acc.element() // read as a collection
 			}
-		case !t.dynamic() && elementInspectingFuncs[name] && (t.ty.IsListType() || t.ty.IsSetType() || t.ty.IsMapType()) && t.ty.ElementType() == cty.DynamicPseudoType:
+		case !t.dynamic() && spec.Arg(i).Elements && (t.ty.IsListType() || t.ty.IsSetType() || t.ty.IsMapType()) && t.ty.ElementType() == cty.DynamicPseudoType:
 			c.inspect(t, rng, "%s")
 			t.acc.element()
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	tofufuncs "github.com/tofucue/tofucue/functions"
 )
 
 // Bounds of the search for a value that meets a variable's validations.
@@ -726,24 +727,21 @@ func gather(exprs []hcl.Expression, base string) hinted {
 			strs = append(strs, strings.Repeat("a", int(i)))
 		}
 	}
-	specials := []struct {
-		funcs []string
-		vals  []string
-	}{
-		{[]string{"cidrhost", "cidrnetmask", "cidrsubnet", "cidrsubnets", "cidrcontains"}, []string{"10.0.0.0/16", "10.0.0.1"}},
-		{[]string{"formatdate", "timeadd", "timecmp"}, []string{"2024-01-01T00:00:00Z"}},
-		{[]string{"jsondecode", "yamldecode"}, []string{"{}"}},
-		{[]string{"base64decode"}, []string{"ZXhhbXBsZQ=="}},
-		{[]string{"tonumber", "parseint"}, []string{"1"}},
-		{[]string{"tobool"}, []string{"true"}},
-	}
-	for _, sp := range specials {
-		for _, f := range sp.funcs {
-			if special[f] {
-				strs = append(strs, sp.vals...)
-				break
+	// Strings of the forms the functions called want (a CIDR block, a
+	// timestamp, a document), as their specs say.
+	var forms []tofufuncs.Form
+	for name := range special {
+		if spec, ok := tofufuncs.Lookup(name); ok {
+			for _, f := range spec.Forms() {
+				if !slices.Contains(forms, f) {
+					forms = append(forms, f)
+				}
 			}
 		}
+	}
+	slices.Sort(forms)
+	for _, f := range forms {
+		strs = append(strs, f.Examples()...)
 	}
 	h := hinted{strs: dedupe(strs)}
 

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	tofufuncs "github.com/tofucue/tofucue/functions"
 	"github.com/tofucue/tofucue/refs"
 )
 
@@ -355,62 +356,32 @@ func indexStep(key hclsyntax.Expression) step {
 	return keyStep(v)
 }
 
-// argHint is what a function tells about some of its arguments.
-type argHint struct {
-	first, last int // the argument indexes, last -1 for "to the end"
-	hint        hint
-	form        stringForm
-}
-
-var funcHints = map[string][]argHint{
-	"element":         {{0, 0, hintList, formNone}},
-	"contains":        {{0, 0, hintList, formNone}},
-	"flatten":         {{0, 0, hintList, formNone}},
-	"toset":           {{0, 0, hintList, formNone}},
-	"tolist":          {{0, 0, hintList, formNone}},
-	"distinct":        {{0, 0, hintList, formNone}},
-	"compact":         {{0, 0, hintList, formNone}},
-	"sort":            {{0, 0, hintList, formNone}},
-	"reverse":         {{0, 0, hintList, formNone}},
-	"slice":           {{0, 0, hintList, formNone}},
-	"index":           {{0, 0, hintList, formNone}},
-	"chunklist":       {{0, 0, hintList, formNone}},
-	"one":             {{0, 0, hintList, formNone}},
-	"sum":             {{0, 0, hintList, formNone}},
-	"zipmap":          {{0, 1, hintList, formNone}},
-	"concat":          {{0, -1, hintList, formNone}},
-	"coalescelist":    {{0, -1, hintList, formNone}},
-	"setunion":        {{0, -1, hintList, formNone}},
-	"setintersection": {{0, -1, hintList, formNone}},
-	"setsubtract":     {{0, -1, hintList, formNone}},
-	"setproduct":      {{0, -1, hintList, formNone}},
-	"join":            {{1, -1, hintList, formNone}},
-	"keys":            {{0, 0, hintMap, formNone}},
-	"values":          {{0, 0, hintMap, formNone}},
-	"lookup":          {{0, 0, hintMap, formNone}},
-	"tomap":           {{0, 0, hintMap, formNone}},
-	"transpose":       {{0, 0, hintMap, formNone}},
-	"merge":           {{0, -1, hintMap, formNone}},
-	"min":             {{0, -1, hintNumber, formNone}},
-	"max":             {{0, -1, hintNumber, formNone}},
-	"abs":             {{0, 0, hintNumber, formNone}},
-	"ceil":            {{0, 0, hintNumber, formNone}},
-	"floor":           {{0, 0, hintNumber, formNone}},
-	"signum":          {{0, 0, hintNumber, formNone}},
-	"pow":             {{0, 1, hintNumber, formNone}},
-	"log":             {{0, 1, hintNumber, formNone}},
-	"range":           {{0, -1, hintNumber, formNone}},
-	"tonumber":        {{0, 0, hintNumber, formNone}},
-	"tobool":          {{0, 0, hintBool, formNone}},
-	"cidrsubnet":      {{0, 0, 0, formCIDR}, {1, 2, hintNumber, formNone}},
-	"cidrsubnets":     {{0, 0, 0, formCIDR}, {1, -1, hintNumber, formNone}},
-	"cidrhost":        {{0, 0, 0, formCIDR}, {1, 1, hintNumber, formNone}},
-	"cidrnetmask":     {{0, 0, 0, formCIDR}},
-	"jsondecode":      {{0, 0, 0, formJSON}},
-	"yamldecode":      {{0, 0, 0, formJSON}},
-	"base64decode":    {{0, 0, 0, formBase64}},
-	"timeadd":         {{0, 0, 0, formTime}},
-	"formatdate":      {{1, 1, 0, formTime}},
+// argHint is what a function's spec says of its argument: the kind of
+// value it needs, as a hint, and the form of a string.
+func argHint(a tofufuncs.Arg) (hint, stringForm) {
+	var h hint
+	switch a.Kind {
+	case tofufuncs.List:
+		h = hintList
+	case tofufuncs.Map:
+		h = hintMap
+	case tofufuncs.Number:
+		h = hintNumber
+	case tofufuncs.Bool:
+		h = hintBool
+	}
+	f := formNone
+	switch a.Form {
+	case tofufuncs.CIDR:
+		f = formCIDR
+	case tofufuncs.Document:
+		f = formJSON
+	case tofufuncs.Base64:
+		f = formBase64
+	case tofufuncs.Timestamp:
+		f = formTime
+	}
+	return h, f
 }
 
 func (w *walker) call(e *hclsyntax.FunctionCallExpr) *resolved {
@@ -419,13 +390,10 @@ func (w *walker) call(e *hclsyntax.FunctionCallExpr) *resolved {
 		args[i] = w.expr(a)
 	}
 	name := strings.TrimPrefix(e.Name, "core::")
-	for _, h := range funcHints[name] {
-		last := h.last
-		if last < 0 || last >= len(args) {
-			last = len(args) - 1
-		}
-		for i := h.first; i <= last; i++ {
-			w.record(args[i], h.hint, h.form)
+	spec, _ := tofufuncs.Lookup(name)
+	for i := range args {
+		if h, f := argHint(spec.Arg(i)); h != 0 || f != formNone {
+			w.record(args[i], h, f)
 		}
 	}
 	// slice(list, start, END) and element(list, INDEX) with a constant
@@ -441,7 +409,7 @@ func (w *walker) call(e *hclsyntax.FunctionCallExpr) *resolved {
 			}
 		}
 	}
-	return reached(name, args)
+	return reached(spec, args)
 }
 
 // reached is what a call reaches of a resource, where it passes a value of
@@ -449,14 +417,14 @@ func (w *walker) call(e *hclsyntax.FunctionCallExpr) *resolved {
 // argument (try, whose fallbacks are for when it fails), or the argument
 // as it is (sensitive, nonsensitive). one(data.x.y).id reads the id of
 // an instance of data.x.y, as data.x.y[0].id does.
-func reached(name string, args []*resolved) *resolved {
+func reached(spec tofufuncs.Spec, args []*resolved) *resolved {
 	if len(args) == 0 {
 		return nil
 	}
-	switch name {
-	case "one", "element":
+	switch spec.Passes {
+	case tofufuncs.PassesElement:
 		return args[0].elem()
-	case "try", "sensitive", "nonsensitive":
+	case tofufuncs.PassesArg:
 		return args[0]
 	}
 	return nil
