@@ -53,8 +53,9 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 		return c.call(e)
 	case *hclsyntax.ConditionalExpr:
 		cond := c.condition(e.Condition)
-		a, ak := c.expr(e.TrueResult)
-		b, bk := c.expr(e.FalseResult)
+		ta, tb := c.unifiedBranches(e)
+		a, ak := c.expr(ta)
+		b, bk := c.expr(tb)
 		k, mixed := unified(ak, bk)
 		if mixed {
 			// OpenTofu converts both results to strings.
@@ -241,6 +242,17 @@ func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
 	case token.QUO:
 		return binary(op, x, y), kindNumber
 	case token.EQL, token.NEQ:
+		if c.neverEqual(e.LHS, e.RHS) {
+			// OpenTofu compares types first; CUE would compare the
+			// elements.
+			c.diags = append(c.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagWarning,
+				Summary:  "Comparison of values of different types",
+				Detail:   "OpenTofu compares a tuple or object built with brackets or braces with a list, set or map as values of different types, never equal, so this comparison is always " + map[bool]string{true: "true", false: "false"}[op == token.NEQ] + "; the converted module writes that value. To compare the elements, convert one side (tolist, tomap) or compare lengths.",
+				Subject:  e.SrcRange.Ptr(),
+			})
+			return ast.NewBool(op == token.NEQ), kindBool
+		}
 		if cmp, ok := c.refinedNullComparison(op, e, x, y); ok {
 			return cmp, kindBool
 		}

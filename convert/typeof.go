@@ -5,6 +5,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	ctyconvert "github.com/zclconf/go-cty/cty/convert"
+
+	tofufuncs "github.com/tofucue/tofucue/functions"
 )
 
 // typeOf works out the type OpenTofu gives an expression before it
@@ -91,6 +93,13 @@ func (c *converter) typeOf(e hcl.Expression) (ty cty.Type) {
 		rt, err := f.ReturnType(args)
 		if err != nil {
 			return cty.DynamicPseudoType
+		}
+		// A conversion to a collection type has the elements' type of
+		// the value converted: tolist(["a"]) is a list(string).
+		if s, _ := tofufuncs.Lookup(e.Name); s.Converts && len(args) == 1 && rt.HasDynamicTypes() && !args[0].HasDynamicTypes() {
+			if v, err := ctyconvert.Convert(cty.UnknownVal(args[0]), rt); err == nil {
+				return v.Type()
+			}
 		}
 		return rt
 	case *hclsyntax.ConditionalExpr:
