@@ -177,8 +177,10 @@ type moduleFile struct {
 // module embeds: all of them but OpenTofu's own (configuration, variable
 // definitions, tests, state), OpenTofu's and git's working directories,
 // CUE files and CUE modules (an earlier conversion's output among them),
-// and the manifest of one. Symbolic links are not followed.
-func moduleFiles(dir string) ([]moduleFile, error) {
+// and the manifest of one, and the directories other reports (another
+// module's, whose conversion is written where these files would be).
+// Symbolic links are not followed.
+func moduleFiles(dir string, other func(rel string) bool) ([]moduleFile, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
@@ -198,6 +200,9 @@ func moduleFiles(dir string) ([]moduleFile, error) {
 			}
 			if p != "." {
 				if _, err := fs.Stat(fsys, path.Join(p, "cue.mod")); err == nil {
+					return fs.SkipDir
+				}
+				if other != nil && other(p) {
 					return fs.SkipDir
 				}
 			}
@@ -223,13 +228,37 @@ func moduleFiles(dir string) ([]moduleFile, error) {
 }
 
 // moduleFiles is moduleFiles of the root module's directory, read once
-// for the family.
+// for the family. A directory below it that holds OpenTofu configuration
+// but is no module of the tree (an example beside the module, which
+// calls it) is left out: converting a repository's modules writes that
+// module's conversion there.
 func (f *family) moduleFiles() ([]moduleFile, error) {
 	if !f.dirRead {
-		f.dirFiles, f.dirErr = moduleFiles(f.rootDir)
+		f.dirFiles, f.dirErr = moduleFiles(f.rootDir, func(rel string) bool {
+			dir := filepath.Join(f.rootDir, filepath.FromSlash(rel))
+			if f.tree != nil && f.tree.Modules[filepath.Clean(dir)] != nil {
+				return false
+			}
+			return holdsConfig(dir)
+		})
 		f.dirRead = true
 	}
 	return f.dirFiles, f.dirErr
+}
+
+// holdsConfig is whether dir holds an OpenTofu configuration file.
+func holdsConfig(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if e.Type().IsRegular() && (strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json") || strings.HasSuffix(name, ".tofu") || strings.HasSuffix(name, ".tofu.json")) {
+			return true
+		}
+	}
+	return false
 }
 
 // isConfigName tells OpenTofu's own files, which are not embedded.

@@ -258,6 +258,46 @@ func TestConvertBatch(t *testing.T) {
 		}
 	})
 
+	// A module that reads its files at plan time embeds its directory's
+	// files, but not those of an example beside it, whose own conversion
+	// is written there.
+	t.Run("an example below a module that embeds its files", func(t *testing.T) {
+		tree := writeTree(t, map[string]string{
+			"mod/main.tf": `variable "name" {
+  type    = string
+  default = "a.txt"
+}
+
+output "text" {
+  value = file("${path.module}/${var.name}")
+}
+`,
+			"mod/a.txt": "a\n",
+			"mod/examples/simple/main.tf": `module "m" {
+  source = "../.."
+}
+
+output "text" {
+  value = module.m.text
+}
+`,
+			"mod/examples/simple/src/handler.py": "print()\n",
+		})
+		out := filepath.Join(t.TempDir(), "out")
+		// The example converts in part: file() of a module outside its
+		// directory is not embedded.
+		code, stdout, stderr := run(t, hcl2cue, "convert", "--allow-partial", "-o", out, tree+"/...")
+		checkRun(t, code, stdout, stderr, ExitFindings, []string{"converted  1\npartial    1\n", "wrote 2 modules to " + out}, nil)
+		for _, p := range []string{"mod/a.txt", "mod/examples/simple/main.cue"} {
+			if !exists(filepath.Join(out, p)) {
+				t.Errorf("%s not written", p)
+			}
+		}
+		if exists(filepath.Join(out, "mod", "examples", "simple", "src", "handler.py")) {
+			t.Error("the example's file was embedded in mod's conversion")
+		}
+	})
+
 	t.Run("a module that does not load", func(t *testing.T) {
 		tree := writeTree(t, map[string]string{
 			"a/main.tf": cleanModule,
