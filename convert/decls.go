@@ -166,7 +166,13 @@ func (c *converter) output(b *hclsyntax.Block) []ast.Decl {
 	if o == nil {
 		return nil
 	}
-	x, _ := c.expr(o.Expr)
+	var x ast.Expr
+	if name, ok := c.sensitiveOutput(o); ok {
+		x = c.refused(o.Expr.Range(), "Output refers to sensitive values",
+			fmt.Sprintf("The value of this root module output is computed from var.%s, which is sensitive; OpenTofu requires the output to say sensitive = true.", name))
+	} else {
+		x, _ = c.expr(o.Expr)
+	}
 	args := []string{attrString(o.Name)}
 	if o.Sensitive {
 		args = append(args, cueform.ArgSensitive)

@@ -15,6 +15,11 @@ import (
 // expr converts an OpenTofu expression to CUE, and says what kind of value
 // it has as far as the converter can tell.
 func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
+	if x, ok := e.(hclsyntax.Expression); ok {
+		if summary, detail, refused := c.refusal(x); refused {
+			return c.refused(x.Range(), summary, detail), kindUnknown
+		}
+	}
 	switch e := e.(type) {
 	case nil:
 		return ast.NewNull(), kindNull

@@ -19,6 +19,9 @@ var coreFuncs = map[string]function{
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
 		}
+		if _, _, refused := cl.c.refusal(cl.src[0]); refused {
+			return ast.NewBool(false) // it fails whatever it is given
+		}
 		return paren(evaluates(cl.args[0], token.NEQ))
 	}},
 	"lookup": {how: byExpr, note: "`m[k]`, and with a default `tofu.#lookup`, which decides from the map's keys whether to take the default, so that an element not known yet leaves the result unknown; a map not known yet (a computed map attribute) has no keys yet and gives the default, where OpenTofu's result is unknown", conv: func(cl *call) ast.Expr {
@@ -191,6 +194,10 @@ func convTry(cl *call) ast.Expr {
 	pending := pendingOf(cl.kinds)
 	for i := last - 1; i >= 0; i-- {
 		a := cl.args[i]
+		if _, _, refused := cl.c.refusal(cl.src[i]); refused {
+			// It fails whatever it is given: try goes on.
+			continue
+		}
 		unknown := cl.c.mayBeUnknown(cl.src[i])
 		switch {
 		case pending != nil && unknown:

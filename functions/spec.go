@@ -52,6 +52,12 @@ type Spec struct {
 	Converts bool
 	// Passes is what of its arguments the result is.
 	Passes Passes
+	// TypeFromValues is set where the result's type, or whether the
+	// function takes its arguments at all, depends on their values and
+	// not on their types alone: a lookup in an object, regex's groups,
+	// format's verbs, a decoder's document. A check from the arguments'
+	// types alone cannot refuse such a call.
+	TypeFromValues bool
 
 	impl func(*env) function.Function
 }
@@ -339,10 +345,10 @@ var specs = []Spec{
 	{Name: "compact", Source: goCty, Result: List, Args: args(elems(one(0, List))), impl: fixed(stdlib.CompactFunc)},
 	{Name: "concat", Source: goCty, Result: List, Args: args(span(0, -1, List)), impl: fixed(stdlib.ConcatFunc)},
 	{Name: "contains", Source: goCty, Result: Bool, Args: args(one(0, List)), impl: fixed(stdlib.ContainsFunc)},
-	{Name: "csvdecode", Source: goCty, Result: List, Args: args(one(0, String)), impl: fixed(stdlib.CSVDecodeFunc)},
+	{Name: "csvdecode", TypeFromValues: true, Source: goCty, Result: List, Args: args(one(0, String)), impl: fixed(stdlib.CSVDecodeFunc)},
 	{Name: "dirname", Source: here, Result: String, Args: args(one(0, String)), impl: fixed(dirnameFunc)},
 	{Name: "distinct", Source: goCty, Result: List, Args: args(one(0, List)), impl: fixed(stdlib.DistinctFunc)},
-	{Name: "element", Source: goCty, Args: args(one(0, List), one(1, Number)), Passes: PassesElement, impl: fixed(stdlib.ElementFunc)},
+	{Name: "element", TypeFromValues: true, Source: goCty, Args: args(one(0, List), one(1, Number)), Passes: PassesElement, impl: fixed(stdlib.ElementFunc)},
 	{Name: "endswith", Source: here, Result: Bool, Args: args(span(0, 1, String)), impl: fixed(endsWithFunc)},
 	{Name: "ephemeralasnull", Source: here, Passes: PassesArg, impl: fixed(ephemeralAsNullFunc)},
 	{Name: "file", Source: here, ReadsFiles: true, Result: String, Args: args(one(0, String)), impl: func(e *env) function.Function { return e.files.fileFunc(false) }},
@@ -357,19 +363,19 @@ var specs = []Spec{
 	{Name: "filesha512", Source: here, ReadsFiles: true, Result: String, Args: args(one(0, String)), impl: hashOf(sha512Hex)},
 	{Name: "flatten", Source: goCty, Result: List, Args: args(elems(one(0, List))), impl: fixed(stdlib.FlattenFunc)},
 	{Name: "floor", Source: goCty, Result: Integer, Args: args(one(0, Number)), impl: fixed(stdlib.FloorFunc)},
-	{Name: "format", Source: goCty, Result: String, Args: args(one(0, String)), impl: fixed(stdlib.FormatFunc)},
+	{Name: "format", TypeFromValues: true, Source: goCty, Result: String, Args: args(one(0, String)), impl: fixed(stdlib.FormatFunc)},
 	{Name: "formatdate", Source: goCty, Result: String, Args: args(one(0, String), shaped(1, 1, Timestamp)), impl: fixed(stdlib.FormatDateFunc)},
-	{Name: "formatlist", Source: goCty, Result: List, Args: args(one(0, String)), impl: fixed(stdlib.FormatListFunc)},
+	{Name: "formatlist", TypeFromValues: true, Source: goCty, Result: List, Args: args(one(0, String)), impl: fixed(stdlib.FormatListFunc)},
 	{Name: "indent", Source: goCty, Result: String, Args: args(one(0, Number), one(1, String)), impl: fixed(stdlib.IndentFunc)},
-	{Name: "index", Source: here, Result: Integer, Args: args(one(0, List)), impl: fixed(indexFunc)},
+	{Name: "index", TypeFromValues: true, Source: here, Result: Integer, Args: args(one(0, List)), impl: fixed(indexFunc)},
 	{Name: "issensitive", Source: here, Result: Bool, impl: fixed(isSensitiveFunc)},
 	{Name: "join", Source: goCty, Result: String, Args: args(one(0, String), elems(span(1, -1, List))), impl: fixed(stdlib.JoinFunc)},
-	{Name: "jsondecode", Source: goCty, Args: args(shaped(0, 0, Document)), impl: fixed(shallow(stdlib.JSONDecodeFunc, false))},
+	{Name: "jsondecode", TypeFromValues: true, Source: goCty, Args: args(shaped(0, 0, Document)), impl: fixed(shallow(stdlib.JSONDecodeFunc, false))},
 	{Name: "jsonencode", Source: goCty, Result: String, impl: fixed(stdlib.JSONEncodeFunc)},
 	{Name: "keys", Source: goCty, Result: List, Args: args(one(0, Map)), impl: fixed(stdlib.KeysFunc)},
 	{Name: "length", Source: here, Result: Integer, Args: args(one(0, Sized)), impl: fixed(lengthFunc)},
 	{Name: "log", Source: goCty, Result: Number, Args: args(span(0, 1, Number)), impl: fixed(stdlib.LogFunc)},
-	{Name: "lookup", Source: here, Args: args(one(0, Map), one(1, String)), impl: fixed(lookupFunc)},
+	{Name: "lookup", TypeFromValues: true, Source: here, Args: args(one(0, Map), one(1, String)), impl: fixed(lookupFunc)},
 	{Name: "lower", Source: goCty, Result: String, Args: args(one(0, String)), impl: fixed(stdlib.LowerFunc)},
 	{Name: "matchkeys", Source: here, Result: List, Args: args(span(0, 2, List)), impl: fixed(matchkeysFunc)},
 	{Name: "max", Source: goCty, Result: Number, Args: args(elems(span(0, -1, Number))), impl: fixed(stdlib.MaxFunc)},
@@ -383,8 +389,8 @@ var specs = []Spec{
 	{Name: "plantimestamp", Source: here, Phase: Plan, Result: String, impl: func(*env) function.Function { return staticTimestampFunc(time.Now()) }},
 	{Name: "pow", Source: goCty, Result: Number, Args: args(span(0, 1, Number)), impl: fixed(stdlib.PowFunc)},
 	{Name: "range", Source: goCty, Result: List, Args: args(span(0, -1, Number)), impl: fixed(stdlib.RangeFunc)},
-	{Name: "regex", Source: goCty, Args: args(span(0, 1, String)), impl: fixed(stdlib.RegexFunc)},
-	{Name: "regexall", Source: goCty, Result: List, Args: args(span(0, 1, String)), impl: fixed(stdlib.RegexAllFunc)},
+	{Name: "regex", TypeFromValues: true, Source: goCty, Args: args(span(0, 1, String)), impl: fixed(stdlib.RegexFunc)},
+	{Name: "regexall", TypeFromValues: true, Source: goCty, Result: List, Args: args(span(0, 1, String)), impl: fixed(stdlib.RegexAllFunc)},
 	{Name: "replace", Source: here, Result: String, Args: args(span(0, 2, String)), impl: fixed(replaceFunc)},
 	{Name: "reverse", Source: goCty, Result: List, Args: args(one(0, List)), impl: fixed(stdlib.ReverseListFunc)},
 	{Name: "rsadecrypt", Source: here, Result: String, Args: args(shaped(0, 0, Base64), one(1, String)), impl: fixed(rsaDecryptFunc)},
@@ -397,7 +403,7 @@ var specs = []Spec{
 	{Name: "sha256", Source: ctyFuncs + "crypto", Result: String, Args: args(one(0, String)), impl: fixed(notNull(crypto.Sha256Func))},
 	{Name: "sha512", Source: ctyFuncs + "crypto", Result: String, Args: args(one(0, String)), impl: fixed(notNull(crypto.Sha512Func))},
 	{Name: "signum", Source: goCty, Result: Integer, Args: args(one(0, Number)), impl: fixed(stdlib.SignumFunc)},
-	{Name: "slice", Source: goCty, Result: List, Args: args(one(0, List), span(1, 2, Number)), impl: fixed(stdlib.SliceFunc)},
+	{Name: "slice", TypeFromValues: true, Source: goCty, Result: List, Args: args(one(0, List), span(1, 2, Number)), impl: fixed(stdlib.SliceFunc)},
 	{Name: "sort", Source: goCty, Result: List, Args: args(elems(one(0, List))), impl: fixed(stdlib.SortFunc)},
 	{Name: "split", Source: goCty, Result: List, Args: args(span(0, 1, String)), impl: fixed(stdlib.SplitFunc)},
 	{Name: "startswith", Source: here, Result: Bool, Args: args(span(0, 1, String)), impl: fixed(startsWithFunc)},
@@ -405,8 +411,8 @@ var specs = []Spec{
 	{Name: "strrev", Source: goCty, Result: String, Args: args(one(0, String)), impl: fixed(stdlib.ReverseFunc)},
 	{Name: "substr", Source: goCty, Result: String, Args: args(one(0, String), span(1, 2, Number)), impl: fixed(stdlib.SubstrFunc)},
 	{Name: "sum", Source: here, Result: Number, Args: args(elems(one(0, List))), impl: fixed(sumFunc)},
-	{Name: "templatefile", Source: here, ReadsFiles: true, Args: args(one(0, String), one(1, Map)), impl: func(e *env) function.Function { return e.files.templateFileFunc(e.table, 0) }},
-	{Name: "templatestring", Source: here, Args: args(one(0, String), one(1, Map)), impl: func(e *env) function.Function { return templateStringFunc(e.table) }},
+	{Name: "templatefile", TypeFromValues: true, Source: here, ReadsFiles: true, Args: args(one(0, String), one(1, Map)), impl: func(e *env) function.Function { return e.files.templateFileFunc(e.table, 0) }},
+	{Name: "templatestring", TypeFromValues: true, Source: here, Args: args(one(0, String), one(1, Map)), impl: func(e *env) function.Function { return templateStringFunc(e.table) }},
 	{Name: "textdecodebase64", Source: here, Result: String, Args: args(shaped(0, 0, Base64), one(1, String)), impl: fixed(textDecodeBase64Func)},
 	{Name: "textencodebase64", Source: here, Result: String, Args: args(span(0, 1, String)), impl: fixed(textEncodeBase64Func)},
 	{Name: "timeadd", Source: goCty, Result: String, Args: args(shaped(0, 0, Timestamp), one(1, String)), impl: fixed(stdlib.TimeAddFunc)},
@@ -432,9 +438,9 @@ var specs = []Spec{
 	{Name: "uuid", Source: ctyFuncs + "uuid", Phase: Apply, Result: String, impl: fixed(notNull(uuid.V4Func))},
 	{Name: "uuidv5", Source: ctyFuncs + "uuid", Result: String, Args: args(span(0, 1, String)), impl: fixed(notNull(uuid.V5Func))},
 	{Name: "values", Source: goCty, Result: List, Args: args(one(0, Map)), impl: fixed(stdlib.ValuesFunc)},
-	{Name: "yamldecode", Source: ctyYAML, Args: args(shaped(0, 0, Document)), impl: fixed(shallow(ctyyaml.YAMLDecodeFunc, true))},
+	{Name: "yamldecode", TypeFromValues: true, Source: ctyYAML, Args: args(shaped(0, 0, Document)), impl: fixed(shallow(ctyyaml.YAMLDecodeFunc, true))},
 	{Name: "yamlencode", Source: ctyYAML, Result: String, impl: fixed(ctyyaml.YAMLEncodeFunc)},
-	{Name: "zipmap", Source: goCty, Result: Map, Args: args(elems(span(0, 1, List))), impl: fixed(stdlib.ZipmapFunc)},
+	{Name: "zipmap", TypeFromValues: true, Source: goCty, Result: Map, Args: args(elems(span(0, 1, List))), impl: fixed(stdlib.ZipmapFunc)},
 }
 
 // hashOf is the implementation of a file hash function.

@@ -35,14 +35,23 @@ func New(t testing.TB, tofu, dir string) *Runner {
 // ends the test with OpenTofu's output.
 func (r *Runner) Run(args ...string) []byte {
 	r.t.Helper()
+	out, stderr, err := r.Try(args...)
+	if err != nil {
+		r.t.Fatalf("tofu %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr)
+	}
+	return out
+}
+
+// Try runs `tofu ARGS...` and returns its standard output and standard
+// error, and the error of a run that fails, for a run that is meant to
+// fail.
+func (r *Runner) Try(args ...string) (stdout, stderr []byte, err error) {
+	r.t.Helper()
 	cmd := exec.Command(r.tofu, args...)
 	cmd.Dir = r.Dir
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE=/dev/null", "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	var errBuf bytes.Buffer
+	cmd.Stderr = &errBuf
 	out, err := cmd.Output()
-	if err != nil {
-		r.t.Fatalf("tofu %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.Bytes())
-	}
-	return out
+	return out, errBuf.Bytes(), err
 }
