@@ -127,6 +127,22 @@
 // OpenTofu does them too; the engine also injects whole numbers as CUE
 // ints. Division is CUE's /, whose result is a float: equal in value.
 //
+// Where the types of an expression's parts are known in full (typeOf:
+// constants, input variables' type constraints, the results of
+// functions, as OpenTofu's type checking works them out), the converter
+// does what OpenTofu's type checking does. The two results of a
+// conditional are converted to their unified type ([1, "x"] or ["y"] is a
+// list of strings: ["1", "x"]). A tuple or object constructor compared
+// with a list, set or map is never equal (var.names == [] is false for a
+// list(string)): the constant is written, with a warning. What the type
+// check refuses is a CUE error with OpenTofu's message, which fails
+// where it is evaluated, as OpenTofu does, with a warning: a set indexed,
+// an attribute or constant key an object type lacks, a conditional whose
+// results have no common shape, an argument that does not convert to its
+// parameter's type or that the function's own type check refuses, and a
+// root output computed from a sensitive variable without sensitive =
+// true. Inside try and can, such an error is the answer they take.
+//
 // A value not known while planning is its CUE type (string), and a
 // template or a string function that reads one, which CUE's
 // interpolation or builtin makes an incomplete error, is written with a
