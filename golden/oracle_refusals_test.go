@@ -52,20 +52,6 @@ func TestOracleRefusals(t *testing.T) {
 			}
 		}
 		theirs := parseValues(t, recorded)
-		documented := map[string]string{}
-		if s, ok := c.Input("divergences"); ok {
-			for line := range strings.Lines(s) {
-				line = strings.TrimSpace(line)
-				if line == "" || strings.HasPrefix(line, "#") {
-					continue
-				}
-				key, reason, ok := strings.Cut(line, ": ")
-				if !ok || (!strings.HasPrefix(key, "hcl ") && !strings.HasPrefix(key, "cue ")) {
-					t.Fatalf("divergence %q: want \"hcl NAME: reason\" or \"cue NAME: reason\"", line)
-				}
-				documented[key] = reason
-			}
-		}
 		found := map[string]string{}
 		notConverted := 0
 		for _, name := range names {
@@ -91,16 +77,10 @@ func TestOracleRefusals(t *testing.T) {
 				notConverted++
 			}
 		}
-		for _, key := range slices.Sorted(maps.Keys(found)) {
-			if _, ok := documented[key]; !ok {
-				t.Errorf("%s: %s: %s, where OpenTofu refuses it (%s); not in the archive's divergences", c.Path, key, found[key], strings.TrimPrefix(theirs[strings.TrimPrefix(strings.TrimPrefix(key, "hcl "), "cue ")], "error: "))
-			}
-		}
-		for _, key := range slices.Sorted(maps.Keys(documented)) {
-			if _, ok := found[key]; !ok {
-				t.Errorf("%s: divergence %q no longer diverges: remove it", c.Path, key)
-			}
-		}
+		checkDivergences(t, c, found, func(key string) string {
+			_, name, _ := strings.Cut(key, " ")
+			return fmt.Sprintf(", where OpenTofu refuses it (%s)", strings.TrimPrefix(theirs[name], "error: "))
+		})
 		count := func(side string) int {
 			n := 0
 			for key := range found {

@@ -56,20 +56,6 @@ func TestOracle(t *testing.T) {
 			}
 		}
 		theirs := parseValues(t, recorded)
-		documented := map[string]string{}
-		if s, ok := c.Input("divergences"); ok {
-			for line := range strings.Lines(s) {
-				line = strings.TrimSpace(line)
-				if line == "" || strings.HasPrefix(line, "#") {
-					continue
-				}
-				key, reason, ok := strings.Cut(line, ": ")
-				if !ok || (!strings.HasPrefix(key, "hcl ") && !strings.HasPrefix(key, "cue ")) {
-					t.Fatalf("divergence %q: want \"hcl NAME: reason\" or \"cue NAME: reason\"", line)
-				}
-				documented[key] = reason
-			}
-		}
 		found := map[string]string{}
 		hclValues := planValues(t, dir, "hcl", nil)
 		notConverted := unconvertedCases(t, dir)
@@ -119,16 +105,7 @@ func TestOracle(t *testing.T) {
 			summary[side+" not converted"] = len(unconverted)
 			summary[side+" agrees"] = len(cases) - len(differs) - len(unconverted)
 		}
-		for _, key := range slices.Sorted(maps.Keys(found)) {
-			if _, ok := documented[key]; !ok {
-				t.Errorf("%s: %s: %s; not in the archive's divergences", c.Path, key, found[key])
-			}
-		}
-		for _, key := range slices.Sorted(maps.Keys(documented)) {
-			if _, ok := found[key]; !ok {
-				t.Errorf("%s: divergence %q no longer diverges: remove it", c.Path, key)
-			}
-		}
+		checkDivergences(t, c, found, nil)
 		var sum strings.Builder
 		for _, k := range []string{"cases", "hcl agrees", "hcl differs", "cue agrees", "cue differs", "cue not converted"} {
 			fmt.Fprintf(&sum, "%s: %d\n", k, summary[k])
@@ -137,6 +114,43 @@ func TestOracle(t *testing.T) {
 			c.Name, summary["cases"], summary["hcl agrees"], summary["cue agrees"], summary["cue differs"], summary["cue not converted"])
 		return map[string]string{"opentofu": recorded, "summary": sum.String()}
 	})
+}
+
+// checkDivergences checks the differences found, by key ("hcl NAME" or
+// "cue NAME"), against the archive's input file "divergences" (lines
+// "hcl NAME: reason" or "cue NAME: reason", # comments): each difference
+// must be listed there, and each listed one must still be found. explain
+// adds to a difference's message.
+func checkDivergences(t *testing.T, c *golden.Case, found map[string]string, explain func(key string) string) {
+	t.Helper()
+	documented := map[string]string{}
+	if s, ok := c.Input("divergences"); ok {
+		for line := range strings.Lines(s) {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			key, reason, ok := strings.Cut(line, ": ")
+			if !ok || (!strings.HasPrefix(key, "hcl ") && !strings.HasPrefix(key, "cue ")) {
+				t.Fatalf("divergence %q: want \"hcl NAME: reason\" or \"cue NAME: reason\"", line)
+			}
+			documented[key] = reason
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(found)) {
+		if _, ok := documented[key]; !ok {
+			more := ""
+			if explain != nil {
+				more = explain(key)
+			}
+			t.Errorf("%s: %s: %s%s; not in the archive's divergences", c.Path, key, found[key], more)
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(documented)) {
+		if _, ok := found[key]; !ok {
+			t.Errorf("%s: divergence %q no longer diverges: remove it", c.Path, key)
+		}
+	}
 }
 
 // unknownValue stands for a value not known until apply.
