@@ -255,7 +255,7 @@
 //   - keys (CUE standard library): `list.SortStrings([for k, _ in m {k}])`: keys in lexical order
 //   - length (CUE expression): `len(x)` for lists and maps, `len(strings.Runes(s))` for a string; `tofu.#length` counts a string's characters where the kind is not known
 //   - log (tofu library): `tofu.#log`: ln(x)/ln(base) computed on float64 values, as OpenTofu does, so that log(1000, 10) is 2.9999999999999996 in both
-//   - lookup (CUE expression): `m[k]`, and with a default `tofu.#lookup`, which decides from the map's keys whether to take the default, so that an element not known yet leaves the result unknown; a map not known yet (a computed map attribute) has no keys yet and gives the default, where OpenTofu's result is unknown
+//   - lookup (CUE expression): `m[k]`, and with a default `tofu.#lookup` (`m[k]` or the default itself where an object type fixes whether the key is there), which decides from the map's keys whether to take the default, so that an element not known yet leaves the result unknown; a map not known yet (a computed map attribute) has no keys yet and gives the default, where OpenTofu's result is unknown
 //   - lower (CUE standard library): `strings.ToLower(s)`
 //   - matchkeys (tofu library): `tofu.#matchkeys`: the values whose key at the same index is in the search list
 //   - max (CUE standard library): `list.Max([a, b])`

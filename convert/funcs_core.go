@@ -24,11 +24,23 @@ var coreFuncs = map[string]function{
 		}
 		return paren(evaluates(cl.args[0], token.NEQ))
 	}},
-	"lookup": {how: byExpr, note: "`m[k]`, and with a default `tofu.#lookup`, which decides from the map's keys whether to take the default, so that an element not known yet leaves the result unknown; a map not known yet (a computed map attribute) has no keys yet and gives the default, where OpenTofu's result is unknown", conv: func(cl *call) ast.Expr {
+	"lookup": {how: byExpr, note: "`m[k]`, and with a default `tofu.#lookup` (`m[k]` or the default itself where an object type fixes whether the key is there), which decides from the map's keys whether to take the default, so that an element not known yet leaves the result unknown; a map not known yet (a computed map attribute) has no keys yet and gives the default, where OpenTofu's result is unknown", conv: func(cl *call) ast.Expr {
 		switch {
 		case cl.arity(2, 2):
 			return index(cl.args[0], cl.args[1])
 		case cl.arity(3, 3):
+			// An object type fixes whether the key is there: an
+			// attribute of a variable's object type always is, set to
+			// its default or null where the caller left it out, and
+			// lookup gives it as it is, null too.
+			if ty := cl.c.typeOf(cl.src[0]); ty.IsObjectType() {
+				if k, ok := constValue(cl.src[1]); ok && k.Type() == cty.String && !k.IsNull() {
+					if ty.HasAttribute(k.AsString()) {
+						return index(cl.args[0], cl.args[1])
+					}
+					return cl.args[2]
+				}
+			}
 			args := slices.Clone(cl.args)
 			// OpenTofu converts the default to the element type of a
 			// map of a primitive type: lookup(m, "k", true) is "true"
