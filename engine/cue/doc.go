@@ -128,11 +128,14 @@
 // tools/flow also searches every value outside its tasks for more tasks,
 // calling both Fields and List on each (cuelang.org/go v0.17.1), which
 // takes twice as long for each level of nested lists. A list outside the
-// declarations holds none, so it is a task of its own, which the search
-// does not enter; it passes its dependencies on to the declarations that
-// read it (graph.record). A declaration that reads part of a local list
-// so depends on all that the list reads, as OpenTofu's graph has it
-// depend on the whole local.
+// declarations holds none, so one with an element that may be a list or
+// struct is a task of its own, which the search does not enter; it
+// passes its dependencies on to the declarations that read it
+// (graph.record). A declaration that reads part of such a list so
+// depends on all that the list reads, as OpenTofu's graph has it depend
+// on the whole local. A list of scalars is not a task: the search takes
+// time linear in its length, and tools/flow finds the dependencies of
+// every task, read or not, evaluating again the library calls in it.
 //
 // The analysis follows what evaluation exposes, so it misses a reference
 // that evaluation cannot reach yet: the source of a comprehension whose

@@ -80,20 +80,43 @@ func (g *graph) analyze(root []cue.Selector) {
 
 // task makes the declarations tools/flow's tasks, and the two fields of
 // the flow guard; and every list outside a declaration (a local's or an
-// output's value), which holds none, so that flow does not look for
-// tasks in it: its search (findRootTasks, cuelang.org/go v0.17.1) takes
-// twice as long for each level of nested lists, 4 s at 20 levels. Such a
-// task passes its dependencies on (see record).
+// output's value) with an element that is or may be a list or struct,
+// which holds no declaration, so that flow does not look for tasks in
+// it: its search (findRootTasks, cuelang.org/go v0.17.1) takes twice as
+// long for each level of nested lists, 4 s at 20 levels. Such a task
+// passes its dependencies on (see record).
+//
+// A list of scalars is searched in time linear in its length, so it is
+// not a task: tools/flow finds the dependencies of every task, whether a
+// declaration reads it or not, and that evaluates again each library call
+// the list's value makes (dep's evaluateInner). A label module's lists of
+// strings, as tasks, took more than half the time of a chain of calls
+// that pass its context on (BenchmarkModuleChain).
 func (g *graph) task(x cue.Value) (flow.Runner, error) {
 	path := x.Path()
 	key := path.String()
 	if g.byPath[key] != nil || strings.HasPrefix(key, flowGuardField+".") && isFlowGuard(path) {
 		return nopRunner{}, nil
 	}
-	if x.IncompleteKind() == cue.ListKind {
+	if x.IncompleteKind() == cue.ListKind && !scalars(x) {
 		return nopRunner{}, nil
 	}
 	return nil, nil
+}
+
+// scalars tells whether every element of the list x is a scalar (nor
+// list nor struct, not even as one of a disjunction's values).
+func scalars(x cue.Value) bool {
+	it, err := x.List()
+	if err != nil {
+		return false
+	}
+	for it.Next() {
+		if it.Value().IncompleteKind()&(cue.ListKind|cue.StructKind) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // flowGuardField is the field of the flow guard (see flowGuard).

@@ -75,25 +75,30 @@ func resourceDecls(t *testing.T, v cue.Value) []*decl {
 	return res
 }
 
-// A list outside the declarations is a task of its own, so that
-// tools/flow does not search it for tasks (twice the time for each level
-// of nesting: 30 levels took hours), and passes its dependencies on: a
-// declaration that reads a local list depends on what the list reads, all
-// of it, as OpenTofu's graph has a declaration depend on the whole local.
+// A list outside the declarations that holds a list or struct is a task
+// of its own, so that tools/flow does not search it for tasks (twice the
+// time for each level of nesting: 30 levels took hours), and passes its
+// dependencies on: a declaration that reads such a local list depends on
+// what the list reads, all of it, as OpenTofu's graph has a declaration
+// depend on the whole local. A list of scalars is searched in linear time
+// and is no task (see graph.task): a declaration that reads one of its
+// elements depends on what that element reads.
 func TestDependenciesThroughLists(t *testing.T) {
 	deep := strings.Repeat("[", 30) + "1" + strings.Repeat("]", 30)
 	src := `
 d: a: {id: string} @data(d.a)
 d: b: {id: string} @data(d.b)
 _local_ids: [d.a.id, [d.b.id]]
+_local_flat: [d.a.id, d.b.id]
 _local_deep: ` + deep + `
 r: x: {p: _local_ids[1][0]} @resource(r.x)
 r: y: {p: [[[[_local_ids[0]]]]], q: _local_deep} @resource(r.y)
+r: z: {p: _local_flat[1]} @resource(r.z)
 output: o: [[_local_ids, ` + deep + `]] @output(o)
 `
 	v := cuecontext.New().CompileString(src)
 	res := resourceDecls(t, v)
-	want := map[int][]int{2: {0, 1}, 3: {0, 1}}
+	want := map[int][]int{2: {0, 1}, 3: {0, 1}, 4: {1}}
 	if got := dependencies(v, res); !reflect.DeepEqual(got, want) {
 		t.Errorf("dependencies: %v, want %v", got, want)
 	}
