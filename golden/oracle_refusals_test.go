@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -35,23 +34,13 @@ func TestOracleRefusals(t *testing.T) {
 	golden.Run(t, "oracle/refusals", func(t *testing.T, c *golden.Case) map[string]string {
 		dir := c.Materialize(t)
 		names := slices.Sorted(maps.Keys(outputBlocks(t, dir)))
-		var recorded string
-		if *oracleLive {
-			tofu := os.Getenv("TOFUCUE_OPENTOFU")
-			if tofu == "" {
-				t.Fatal("-oracle-live needs TOFUCUE_OPENTOFU, the OpenTofu binary")
-			}
+		recorded := opentofuAnswers(t, c, func(tofu string) string {
 			var b strings.Builder
 			for _, name := range names {
 				fmt.Fprintf(&b, "output.%s = %s\n", name, tofuRefusal(t, tofu, withOutputs(t, dir, func(n string) bool { return n == name })))
 			}
-			recorded = b.String()
-		} else {
-			var ok bool
-			if recorded, ok = c.Want("opentofu"); !ok {
-				t.Fatalf("%s has no want/opentofu: record it with scripts/oracle", c.Path)
-			}
-		}
+			return b.String()
+		})
 		theirs := parseValues(t, recorded)
 		found := map[string]string{}
 		notConverted := 0

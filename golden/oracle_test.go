@@ -42,19 +42,7 @@ var oracleLive = flag.Bool("oracle-live", false, "plan and apply each oracle cas
 func TestOracle(t *testing.T) {
 	golden.Run(t, "oracle", func(t *testing.T, c *golden.Case) map[string]string {
 		dir := c.Materialize(t)
-		var recorded string
-		if *oracleLive {
-			tofu := os.Getenv("TOFUCUE_OPENTOFU")
-			if tofu == "" {
-				t.Fatal("-oracle-live needs TOFUCUE_OPENTOFU, the OpenTofu binary")
-			}
-			recorded = formatValues(tofuValues(t, tofu, dir))
-		} else {
-			var ok bool
-			if recorded, ok = c.Want("opentofu"); !ok {
-				t.Fatalf("%s has no want/opentofu: record it with scripts/oracle", c.Path)
-			}
-		}
+		recorded := opentofuAnswers(t, c, func(tofu string) string { return formatValues(tofuValues(t, tofu, dir)) })
 		theirs := parseValues(t, recorded)
 		found := map[string]string{}
 		hclValues := planValues(t, dir, "hcl", nil)
@@ -114,6 +102,25 @@ func TestOracle(t *testing.T) {
 			c.Name, summary["cases"], summary["hcl agrees"], summary["cue agrees"], summary["cue differs"], summary["cue not converted"])
 		return map[string]string{"opentofu": recorded, "summary": sum.String()}
 	})
+}
+
+// opentofuAnswers is what OpenTofu makes of an oracle archive: with
+// -oracle-live, what live gives from the OpenTofu that TOFUCUE_OPENTOFU
+// names; otherwise the archive's want/opentofu, recorded earlier.
+func opentofuAnswers(t *testing.T, c *golden.Case, live func(tofu string) string) string {
+	t.Helper()
+	if *oracleLive {
+		tofu := os.Getenv("TOFUCUE_OPENTOFU")
+		if tofu == "" {
+			t.Fatal("-oracle-live needs TOFUCUE_OPENTOFU, the OpenTofu binary")
+		}
+		return live(tofu)
+	}
+	recorded, ok := c.Want("opentofu")
+	if !ok {
+		t.Fatalf("%s has no want/opentofu: record it with scripts/oracle", c.Path)
+	}
+	return recorded
 }
 
 // checkDivergences checks the differences found, by key ("hcl NAME" or
