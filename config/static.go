@@ -16,11 +16,13 @@ type staticEvaluator struct {
 	mod        *Module
 	locals     map[string]cty.Value
 	inProgress map[string]bool
-	funcs      map[string]function.Function
+	// funcs are staticFunctions, made at the first expression that
+	// needs them: most modules call no module.
+	funcs map[string]function.Function
 }
 
 func newStaticEvaluator(m *Module) *staticEvaluator {
-	return &staticEvaluator{mod: m, locals: map[string]cty.Value{}, inProgress: map[string]bool{}, funcs: staticFunctions(m.Dir)}
+	return &staticEvaluator{mod: m, locals: map[string]cty.Value{}, inProgress: map[string]bool{}}
 }
 
 // sensitiveMark is the cty mark OpenTofu puts on sensitive values.
@@ -84,6 +86,9 @@ func (se *staticEvaluator) eval(d *decoder, expr hcl.Expression) (cty.Value, boo
 			vars[root] = map[string]cty.Value{}
 		}
 		vars[root][name] = val
+	}
+	if se.funcs == nil {
+		se.funcs = staticFunctions(se.mod.Dir)
 	}
 	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: se.funcs}
 	for root, attrs := range vars {

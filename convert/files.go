@@ -21,6 +21,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/cueform"
 )
 
@@ -74,23 +75,14 @@ func (c *converter) outsideRoot(e hcl.Expression) string {
 	if c.child != ".." && !strings.HasPrefix(c.child, "../") {
 		return ""
 	}
-	busy := map[string]bool{}
-	var uses func(e hcl.Expression) bool
-	uses = func(e hcl.Expression) bool {
-		for _, t := range e.Variables() {
-			switch name, _ := localName(t); {
-			case t.RootName() == "path" && len(t) > 1 && t[1].(hcl.TraverseAttr).Name == "module":
-				return true
-			case name != "" && c.m.Locals[name] != nil && !busy[name]:
-				busy[name] = true
-				if uses(c.m.Locals[name].Expr) {
-					return true
-				}
-			}
+	pathModule := func(t hcl.Traversal) bool {
+		if t.RootName() != "path" || len(t) < 2 {
+			return false
 		}
-		return false
+		a, ok := t[1].(hcl.TraverseAttr)
+		return ok && a.Name == "module"
 	}
-	if !uses(e) {
+	if !c.refersTo(e, pathModule, nil) {
 		return ""
 	}
 	return fmt.Sprintf("The path is built from path.module and known only when the module is planned; the converted module embeds the files of the root module's directory, and this module's directory, %s, is outside it.", c.child)
@@ -253,8 +245,7 @@ func holdsConfig(dir string) bool {
 		return false
 	}
 	for _, e := range entries {
-		name := e.Name()
-		if e.Type().IsRegular() && (strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json") || strings.HasSuffix(name, ".tofu") || strings.HasSuffix(name, ".tofu.json")) {
+		if e.Type().IsRegular() && config.IsConfigFile(e.Name()) {
 			return true
 		}
 	}

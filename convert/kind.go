@@ -33,21 +33,7 @@ func (k kind) isNumber() bool { return k == kindInt || k == kindNumber }
 func (k kind) isScalar() bool { return k == kindString || k == kindBool || k.isNumber() }
 
 // kindOfType is the kind of values of a cty type.
-func kindOfType(t cty.Type) kind {
-	switch {
-	case t == cty.String:
-		return kindString
-	case t == cty.Number:
-		return kindNumber
-	case t == cty.Bool:
-		return kindBool
-	case t.IsListType(), t.IsSetType(), t.IsTupleType():
-		return kindList
-	case t.IsMapType(), t.IsObjectType():
-		return kindMap
-	}
-	return kindUnknown
-}
+func kindOfType(t cty.Type) kind { return resultKind(tofufuncs.KindOf(t)) }
 
 // join is the kind of a value that is one of two kinds.
 func join(a, b kind) kind {
@@ -114,6 +100,37 @@ func perLocal[T any](c *converter, cache map[string]T, name string, none T, f fu
 	v := f(l.Expr)
 	cache[name] = v
 	return v
+}
+
+// refersTo is whether e, or a local value it reads at any depth, holds a
+// reference that match takes. An expression that skip takes (when skip is
+// not nil) is not looked into, nor are the local values it reads.
+func (c *converter) refersTo(e hcl.Expression, match func(hcl.Traversal) bool, skip func(hcl.Expression) bool) bool {
+	seen := map[string]bool{}
+	var walk func(e hcl.Expression) bool
+	walk = func(e hcl.Expression) bool {
+		if skip != nil && skip(e) {
+			return false
+		}
+		for _, t := range e.Variables() {
+			if match(t) {
+				return true
+			}
+			if t.RootName() != "local" || len(t) < 2 {
+				continue
+			}
+			a, ok := t[1].(hcl.TraverseAttr)
+			if !ok || seen[a.Name] || c.m.Locals[a.Name] == nil {
+				continue
+			}
+			seen[a.Name] = true
+			if walk(c.m.Locals[a.Name].Expr) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(e)
 }
 
 // localKind is the kind of a local value, from its expression.

@@ -252,56 +252,41 @@ func (c *converter) sensitiveOutput(o *config.Output) (string, bool) {
 	if c.child != "" || o.Sensitive {
 		return "", false
 	}
-	seen := map[string]bool{}
-	var find func(e hcl.Expression) (string, bool)
-	find = func(e hcl.Expression) (string, bool) {
+	// What removes the mark, or may: a call that gives the value
+	// unmarked or only looks at it, and a conditional, whose result not
+	// taken leaves no mark.
+	unmarks := func(e hcl.Expression) bool {
 		x, ok := e.(hclsyntax.Expression)
 		if !ok {
-			return "", false
+			return true
 		}
-		unmarks := false
+		found := false
 		_ = hclsyntax.VisitAll(x, func(n hclsyntax.Node) hcl.Diagnostics {
 			switch n := n.(type) {
 			case *hclsyntax.FunctionCallExpr:
 				switch strings.TrimPrefix(n.Name, "core::") {
 				case "nonsensitive", "issensitive", "can", "try", "type", "length":
-					unmarks = true
+					found = true
 				}
 			case *hclsyntax.ConditionalExpr:
-				// Only the result taken carries its marks.
-				unmarks = true
+				found = true
 			}
 			return nil
 		})
-		if unmarks {
-			return "", false
-		}
-		for _, t := range x.Variables() {
-			if len(t) < 2 {
-				continue
-			}
-			a, ok := t[1].(hcl.TraverseAttr)
-			if !ok {
-				continue
-			}
-			switch t.RootName() {
-			case "var":
-				if v := c.m.Variables[a.Name]; v != nil && v.Sensitive {
-					return a.Name, true
-				}
-			case "local":
-				if seen[a.Name] {
-					continue
-				}
-				seen[a.Name] = true
-				if l := c.m.Locals[a.Name]; l != nil {
-					if name, ok := find(l.Expr); ok {
-						return name, true
-					}
-				}
-			}
-		}
-		return "", false
+		return found
 	}
-	return find(o.Expr)
+	var name string
+	sensitive := func(t hcl.Traversal) bool {
+		if t.RootName() != "var" || len(t) < 2 {
+			return false
+		}
+		a, ok := t[1].(hcl.TraverseAttr)
+		if v := c.m.Variables[a.Name]; ok && v != nil && v.Sensitive {
+			name = a.Name
+			return true
+		}
+		return false
+	}
+	found := c.refersTo(o.Expr, sensitive, unmarks)
+	return name, found
 }

@@ -2,6 +2,7 @@ package functions
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -106,6 +107,26 @@ const (
 
 func (k Kind) String() string {
 	return [...]string{"any", "string", "number", "integer", "bool", "list", "set", "map", "string or collection"}[k]
+}
+
+// KindOf is the kind of the values of type ty: Any for a type not known
+// (cty.DynamicPseudoType) or a capsule.
+func KindOf(ty cty.Type) Kind {
+	switch {
+	case ty == cty.String:
+		return String
+	case ty == cty.Number:
+		return Number
+	case ty == cty.Bool:
+		return Bool
+	case ty.IsSetType():
+		return Set
+	case ty.IsListType(), ty.IsTupleType():
+		return List
+	case ty.IsMapType(), ty.IsObjectType():
+		return Map
+	}
+	return Any
 }
 
 // Form is a shape a string argument must have for the call to succeed.
@@ -225,15 +246,7 @@ func (s Spec) Forms() []Form {
 
 // Lookup returns the spec of the built-in function name ("core::" aside).
 func Lookup(name string) (Spec, bool) {
-	i, ok := slices.BinarySearchFunc(specs, name, func(s Spec, n string) int {
-		switch {
-		case s.Name < n:
-			return -1
-		case s.Name > n:
-			return 1
-		}
-		return 0
-	})
+	i, ok := slices.BinarySearchFunc(specs, name, func(s Spec, n string) int { return strings.Compare(s.Name, n) })
 	if !ok {
 		return Spec{}, false
 	}

@@ -123,10 +123,6 @@ func TestOpenTofuSignaturesRecorded(t *testing.T) {
 	}
 }
 
-// paramDivergences are the parameters whose type differs from OpenTofu's,
-// each with its reason.
-var paramDivergences = map[string]string{}
-
 // Every function OpenTofu has has a spec, and every spec but type (only
 // in OpenTofu's console) is one of OpenTofu's functions; the
 // implementations take the parameters OpenTofu's do; the spec's result and
@@ -152,19 +148,15 @@ func TestSpecsAgreeWithOpenTofu(t *testing.T) {
 		for _, p := range f.Params() {
 			got = append(got, typeJSON(t, p.Type))
 		}
-		if why, ok := paramDivergences[s.Name]; ok {
-			t.Logf("%s: parameters differ from OpenTofu's: %s", s.Name, why)
-		} else {
-			if !slices.EqualFunc(got, sig.Params, sameJSON) {
-				t.Errorf("%s: parameters %s, OpenTofu's %s", s.Name, got, sig.Params)
-			}
-			var variadic json.RawMessage
-			if vp := f.VarParam(); vp != nil {
-				variadic = typeJSON(t, vp.Type)
-			}
-			if !sameJSON(variadic, sig.Variadic) {
-				t.Errorf("%s: variadic parameter %s, OpenTofu's %s", s.Name, variadic, sig.Variadic)
-			}
+		if !slices.EqualFunc(got, sig.Params, sameJSON) {
+			t.Errorf("%s: parameters %s, OpenTofu's %s", s.Name, got, sig.Params)
+		}
+		var variadic json.RawMessage
+		if vp := f.VarParam(); vp != nil {
+			variadic = typeJSON(t, vp.Type)
+		}
+		if !sameJSON(variadic, sig.Variadic) {
+			t.Errorf("%s: variadic parameter %s, OpenTofu's %s", s.Name, variadic, sig.Variadic)
 		}
 		if k, ok := kindOfTypeJSON(t, sig.Return); ok && !compatible(s.Result, k) || ok && s.Result == List && k == Set {
 			t.Errorf("%s: spec's result is %v, OpenTofu's %s", s.Name, s.Result, sig.Return)
@@ -213,26 +205,8 @@ func kindOfTypeJSON(t *testing.T, b json.RawMessage) (Kind, bool) {
 	if err := ty.UnmarshalJSON(b); err != nil {
 		t.Fatalf("type %s: %v", b, err)
 	}
-	k := kindOfType(ty)
+	k := KindOf(ty)
 	return k, k != Any
-}
-
-func kindOfType(ty cty.Type) Kind {
-	switch {
-	case ty == cty.String:
-		return String
-	case ty == cty.Number:
-		return Number
-	case ty == cty.Bool:
-		return Bool
-	case ty.IsSetType():
-		return Set
-	case ty.IsListType(), ty.IsTupleType():
-		return List
-	case ty.IsMapType(), ty.IsObjectType():
-		return Map
-	}
-	return Any
 }
 
 // compatible is whether a spec's kind agrees with a kind of value: an
@@ -266,7 +240,7 @@ func resultKindAgrees(t *testing.T, expr string, v cty.Value) {
 		return
 	}
 	v, _ = v.Unmark()
-	k := kindOfType(v.Type())
+	k := KindOf(v.Type())
 	if !compatible(s.Result, k) {
 		t.Errorf("%s is %s, not of the spec's result kind %v", expr, v.Type().FriendlyName(), s.Result)
 	}
