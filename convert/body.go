@@ -47,25 +47,25 @@ func (c *converter) body(b *hclsyntax.Body, skip map[string]bool) *ast.StructLit
 	s := &ast.StructLit{}
 	for _, it := range items {
 		doc := c.comments.before(it.start)
-		var f *ast.Field
+		var decls []ast.Decl
 		var end hcl.Pos
 		if it.attr != nil {
 			x, _ := c.expr(it.attr.Expr)
 			if c.inResource {
 				x = nullByDefault(x)
 			}
-			f = field(c.lbl(it.attr.Name), x)
+			decls = c.fieldDecls(c.lbl(it.attr.Name), x)
 			end = it.attr.SrcRange.End
 		} else {
 			blocks := blocksOf[it.typ]
-			f = field(c.lbl(it.typ), c.blocks(blocks))
+			decls = []ast.Decl{field(c.lbl(it.typ), c.blocks(blocks))}
 			end = blocks[len(blocks)-1].Range().End
 		}
-		docComment(f, doc)
+		docComment(decls[0], doc)
 		if text, ok := c.comments.lineEnd(end.Line, end.Byte); ok {
-			lineComment(f, text)
+			lineComment(decls[len(decls)-1], text)
 		}
-		s.Elts = append(s.Elts, f)
+		s.Elts = append(s.Elts, decls...)
 	}
 	return s
 }

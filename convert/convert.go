@@ -133,6 +133,9 @@ type converter struct {
 	// inUnknown is set while the parts of a template or call that
 	// unknownScope guards are converted: it alone needs the guard.
 	inUnknown bool
+	// knownConds are the conditionals written whose condition is known
+	// while planning, which a field may take apart (see fieldDecls).
+	knownConds map[*ast.IndexExpr]bool
 
 	// consts evaluate expressions when converting (see constValue).
 	consts [2]*constEnv
@@ -238,6 +241,7 @@ func newConverter(m *config.Module, opts Options, fam *family, child string) *co
 		localTypes:     map[string]cty.Type{},
 		localsRefined:  map[string]bool{},
 		localsUnknown:  map[string]bool{},
+		knownConds:     map[*ast.IndexExpr]bool{},
 	}
 	for _, f := range m.Registry().Features() {
 		if f.Symbol != "" {

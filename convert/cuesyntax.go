@@ -86,7 +86,7 @@ func selector(x ast.Expr, name string) ast.Expr {
 }
 
 // index is x[i].
-func index(x, i ast.Expr) ast.Expr { return &ast.IndexExpr{X: x, Index: i} }
+func index(x, i ast.Expr) *ast.IndexExpr { return &ast.IndexExpr{X: x, Index: i} }
 
 // paren wraps x in parentheses unless it binds tighter than any operator.
 func paren(x ast.Expr) ast.Expr {
@@ -134,7 +134,28 @@ func not(x ast.Expr) ast.Expr {
 	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.NOT {
 		return u.X
 	}
+	if b, ok := x.(*ast.BinaryExpr); ok && !isBottom(b.X) && !isBottom(b.Y) {
+		// !(a > b) is a <= b: CUE's numbers and strings are totally
+		// ordered, and an operand that is an error or not known yet
+		// leaves both the same. A test against _|_ keeps its !.
+		if op, ok := negatedComparison[b.Op]; ok {
+			return &ast.BinaryExpr{X: b.X, Op: op, Y: b.Y}
+		}
+	}
 	return &ast.UnaryExpr{Op: token.NOT, X: paren(x)}
+}
+
+// negatedComparison is each comparison's negation.
+var negatedComparison = map[token.Token]token.Token{
+	token.EQL: token.NEQ, token.NEQ: token.EQL,
+	token.LSS: token.GEQ, token.GEQ: token.LSS,
+	token.GTR: token.LEQ, token.LEQ: token.GTR,
+}
+
+// isBottom reports whether x is _|_.
+func isBottom(x ast.Expr) bool {
+	_, ok := x.(*ast.BottomLit)
+	return ok
 }
 
 // embed is the struct {x}, the body of a comprehension that yields x.
@@ -170,8 +191,8 @@ func isNullLit(x ast.Expr) bool {
 // list is [elems...].
 func list(elems ...ast.Expr) *ast.ListLit { return &ast.ListLit{Elts: elems} }
 
-// first is [if c {a}, if !c {b}][0]: CUE's conditional expression.
-func conditional(c, a, b ast.Expr) ast.Expr {
+// conditional is [if c {a}, if !c {b}][0]: CUE's conditional expression.
+func conditional(c, a, b ast.Expr) *ast.IndexExpr {
 	return index(list(
 		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: c}}, Value: embed(a)},
 		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: not(c)}}, Value: embed(b)},

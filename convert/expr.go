@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/config"
 )
 
 // expr converts an OpenTofu expression to CUE, and says what kind of value
@@ -66,7 +68,11 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 			// OpenTofu converts both results to strings.
 			a, b = c.asString(a, ak), c.asString(b, bk)
 		}
-		return conditional(cond, a, b), k
+		x := conditional(cond, a, b)
+		if !c.mayBeUnknown(e.Condition) {
+			c.knownConds[x] = true
+		}
+		return x, k
 	case *hclsyntax.BinaryOpExpr:
 		return c.binary(e)
 	case *hclsyntax.UnaryOpExpr:
@@ -258,6 +264,10 @@ func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
 			})
 			return ast.NewBool(op == token.NEQ), kindBool
 		}
+		if c.knownNullComparison(e) {
+			// A value known while planning compares with null as it is.
+			return binary(op, x, y), kindBool
+		}
 		if cmp, ok := c.refinedNullComparison(op, e, x, y); ok {
 			return cmp, kindBool
 		}
@@ -266,6 +276,25 @@ func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
 		}
 	}
 	return binary(op, x, y), kindBool
+}
+
+// knownNullComparison is whether e compares with null a value that is
+// known in full while planning: no struct or list of it holds a value not
+// known yet, which CUE could not compare.
+func (c *converter) knownNullComparison(e *hclsyntax.BinaryOpExpr) bool {
+	switch {
+	case isNullExpr(e.RHS):
+		return !c.mayBeUnknown(e.LHS)
+	case isNullExpr(e.LHS):
+		return !c.mayBeUnknown(e.RHS)
+	}
+	return false
+}
+
+// isNullExpr reports whether e is the literal null.
+func isNullExpr(e hclsyntax.Expression) bool {
+	l, ok := config.UnwrapParens(e).(*hclsyntax.LiteralValueExpr)
+	return ok && l.Val.IsNull()
 }
 
 // refinedNullComparison converts X == null and X != null where X is a
@@ -338,7 +367,7 @@ func (c *converter) object(e *hclsyntax.ObjectConsExpr) ast.Expr {
 			kx, kk := c.expr(key)
 			l = &ast.ParenExpr{X: c.asString(kx, kk)}
 		}
-		s.Elts = append(s.Elts, field(l, v))
+		s.Elts = append(s.Elts, c.fieldDecls(l, v)...)
 	}
 	return s
 }

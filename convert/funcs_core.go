@@ -216,6 +216,9 @@ func convTry(cl *call) ast.Expr {
 			x = orElse(a, x, pending)
 		case mayBeScalar(cl.kinds) && unknown:
 			x = orElse(a, x, scalarPending(cl, a))
+		case !unknown && last == 1 && plainFallback(x, cl.c.inResource):
+			// try(var.settings.path, ""): what a person writes.
+			x = defaulted(a, x)
 		default:
 			// a is known while planning, or of a kind with no type to
 			// stand for it.
@@ -223,6 +226,42 @@ func convTry(cl *call) ast.Expr {
 		}
 	}
 	return x
+}
+
+// plainFallback is whether try(a, b), a known while planning, may be
+// written as CUE's default, *a | b: b is a literal without a default of
+// its own, which a disjunction whose default fails would drop (a
+// variable's *"x" | string; the null of a resource's argument, which is
+// null by default, see nullByDefault). CUE takes a where it evaluates,
+// and b where a is an error, as try does; a value not known yet would be
+// dropped as an error, but a is never one.
+func plainFallback(b ast.Expr, inResource bool) bool {
+	switch b := b.(type) {
+	case *ast.BasicLit:
+		return !inResource || b.Kind != token.NULL
+	case *ast.UnaryExpr:
+		_, lit := b.X.(*ast.BasicLit)
+		return lit && b.Op == token.SUB
+	case *ast.ListLit:
+		for _, el := range b.Elts {
+			if !plainFallback(el, inResource) {
+				return false
+			}
+		}
+		return true
+	case *ast.StructLit:
+		for _, d := range b.Elts {
+			f, ok := d.(*ast.Field)
+			if !ok || f.Constraint != token.ILLEGAL || !plainFallback(f.Value, inResource) {
+				return false
+			}
+			if _, computed := f.Label.(*ast.ParenExpr); computed {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // mayBeScalar is whether no argument of a try is known to be a list or

@@ -1,0 +1,133 @@
+package convert
+
+import (
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/token"
+)
+
+// What a person writes. The writer's faithful forms hold wherever a value
+// may not be known while planning; where the analysis proves a simpler
+// form means the same, the writer takes that one instead.
+
+// fieldDecls are the declarations that give the field l the value x. A
+// value that is a conditional whose condition is known while planning
+// (knownConds) becomes the field-level comprehensions a person writes,
+//
+//	if C {name: A}
+//	if !C {name: B}
+//
+// in place of name: [if C {A}, if !C {B}][0], and so on into a branch
+// that is one such conditional itself, with its guards in one
+// comprehension (if !C if D {name: B}). A field whose value is not known
+// while planning keeps the selection: a condition not known yet leaves
+// it not known, where it would leave every field of the struct holding
+// it so. Neither may a branch or condition refer to l's name, which the
+// field would then bind.
+func (c *converter) fieldDecls(l ast.Label, x ast.Expr) []ast.Decl {
+	name, _, err := ast.LabelName(l)
+	if err != nil || !c.liftable(x, name) {
+		return []ast.Decl{field(l, x)}
+	}
+	var decls []ast.Decl
+	var lift func(clauses []ast.Clause, x ast.Expr)
+	lift = func(clauses []ast.Clause, x ast.Expr) {
+		cond, branches, ok := c.knownConditional(x)
+		if !ok {
+			if isSoftNull(x) && len(clauses) > 0 {
+				// A resource's argument null by default is one the
+				// provider decides, as one not given is.
+				return
+			}
+			if len(clauses) == 0 {
+				decls = append(decls, field(l, x))
+				return
+			}
+			decls = append(decls, &ast.Comprehension{
+				Clauses: clauses,
+				Value:   &ast.StructLit{Elts: []ast.Decl{field(l, x)}},
+			})
+			return
+		}
+		for i, b := range branches {
+			guard := cond
+			if i == 1 {
+				guard = not(cond)
+			}
+			lift(append(clauses[:len(clauses):len(clauses)], &ast.IfClause{Condition: guard}), b)
+		}
+	}
+	lift(nil, x)
+	return decls
+}
+
+// liftable is whether x is a known conditional none of whose parts
+// refers to name.
+func (c *converter) liftable(x ast.Expr, name string) bool {
+	if _, _, ok := c.knownConditional(x); !ok {
+		return false
+	}
+	return !namesIdent(x, name)
+}
+
+// namesIdent reports whether the identifier name occurs in n other than
+// as a selector (x.name), which no field binds.
+func namesIdent(n ast.Node, name string) bool {
+	found := false
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			found = found || n.Name == name
+		case *ast.SelectorExpr:
+			ast.Walk(n.X, visit, nil)
+			return false
+		}
+		return !found
+	}
+	ast.Walk(n, visit, nil)
+	return found
+}
+
+// knownConditional takes apart x, a conditional the writer made whose
+// condition is known while planning: its condition and its two results.
+func (c *converter) knownConditional(x ast.Expr) (cond ast.Expr, branches [2]ast.Expr, ok bool) {
+	ix, isIndex := x.(*ast.IndexExpr)
+	if !isIndex || !c.knownConds[ix] {
+		return nil, branches, false
+	}
+	l, isList := ix.X.(*ast.ListLit)
+	if !isList || len(l.Elts) != 2 {
+		return nil, branches, false
+	}
+	for i, el := range l.Elts {
+		comp, isComp := el.(*ast.Comprehension)
+		if !isComp || len(comp.Clauses) != 1 {
+			return nil, branches, false
+		}
+		guard, isIf := comp.Clauses[0].(*ast.IfClause)
+		s, isStruct := comp.Value.(*ast.StructLit)
+		if !isIf || !isStruct || len(s.Elts) != 1 {
+			return nil, branches, false
+		}
+		e, isEmbed := s.Elts[0].(*ast.EmbedDecl)
+		if !isEmbed {
+			return nil, branches, false
+		}
+		if i == 0 {
+			cond = guard.Condition
+		}
+		branches[i] = e.Expr
+	}
+	return cond, branches, true
+}
+
+// isSoftNull reports whether x is *null | _ (softNull).
+func isSoftNull(x ast.Expr) bool {
+	b, ok := x.(*ast.BinaryExpr)
+	if !ok || b.Op != token.OR {
+		return false
+	}
+	u, ok := b.X.(*ast.UnaryExpr)
+	top, isIdent := b.Y.(*ast.Ident)
+	return ok && u.Op == token.MUL && isNullLit(u.X) && isIdent && top.Name == "_"
+}

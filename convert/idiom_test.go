@@ -1,0 +1,70 @@
+package convert
+
+import (
+	"testing"
+
+	"cuelang.org/go/cue/format"
+	"cuelang.org/go/cue/parser"
+)
+
+// TestPlainFallback checks which fallbacks of try(a, b) may be CUE's
+// default *a | b: literals only, and not the null of a resource's
+// argument, which is null by default itself.
+func TestPlainFallback(t *testing.T) {
+	for _, tc := range []struct {
+		src        string
+		inResource bool
+		want       bool
+	}{
+		{`""`, false, true},
+		{`-1`, false, true},
+		{`[1, "x", {a: true}]`, false, true},
+		{`{}`, false, true},
+		{`null`, false, true},
+		{`null`, true, false},
+		{`[null]`, true, false},
+		{`_var.x`, false, false},
+		{`{a: _var.x}`, false, false},
+		{`[_var.x]`, false, false},
+		{`{(k): 1}`, false, false},
+		{`*1 | 2`, false, false},
+		{`!true`, false, false},
+	} {
+		x, err := parser.ParseExpr("fallback", tc.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := plainFallback(x, tc.inResource); got != tc.want {
+			t.Errorf("plainFallback(%s, inResource %v) = %v, want %v", tc.src, tc.inResource, got, tc.want)
+		}
+	}
+}
+
+// TestNot checks that a comparison's negation is the opposite
+// comparison, and that a test against _|_ and anything else keep !.
+func TestNot(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`a == b`, `a != b`},
+		{`a != b`, `a == b`},
+		{`a < b`, `a >= b`},
+		{`a >= b`, `a < b`},
+		{`a > b`, `a <= b`},
+		{`a <= b`, `a > b`},
+		{`!a`, `a`},
+		{`a == _|_`, `!(a == _|_)`},
+		{`a && b`, `!(a && b)`},
+		{`a`, `!a`},
+	} {
+		x, err := parser.ParseExpr("x", tc.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := format.Node(not(x))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != tc.want {
+			t.Errorf("not(%s) = %s, want %s", tc.src, b, tc.want)
+		}
+	}
+}
