@@ -47,26 +47,27 @@ func (c *converter) body(b *hclsyntax.Body, skip map[string]bool) *ast.StructLit
 	s := &ast.StructLit{}
 	for _, it := range items {
 		doc := c.comments.before(it.start)
-		var decls []ast.Decl
+		var f *ast.Field
 		var end hcl.Pos
 		if it.attr != nil {
 			x, _ := c.expr(it.attr.Expr)
 			if c.inResource {
 				x = nullByDefault(x)
 			}
-			decls = c.fieldDecls(c.lbl(it.attr.Name), x)
+			f = field(c.lbl(it.attr.Name), x)
 			end = it.attr.SrcRange.End
 		} else {
 			blocks := blocksOf[it.typ]
-			decls = []ast.Decl{field(c.lbl(it.typ), c.blocks(blocks))}
+			f = field(c.lbl(it.typ), c.blocks(blocks))
 			end = blocks[len(blocks)-1].Range().End
 		}
-		docComment(decls[0], doc)
+		docComment(f, doc)
 		if text, ok := c.comments.lineEnd(end.Line, end.Byte); ok {
-			lineComment(decls[len(decls)-1], text)
+			lineComment(f, text)
 		}
-		s.Elts = append(s.Elts, decls...)
+		s.Elts = append(s.Elts, f)
 	}
+	c.liftFields(s)
 	return s
 }
 

@@ -130,6 +130,8 @@ type converter struct {
 	localsRefined map[string]bool
 	// localsUnknown caches localMayBeUnknown.
 	localsUnknown map[string]bool
+	// argumentsKnown caches configuredKnown, by TYPE.NAME.ATTR.
+	argumentsKnown map[string]bool
 	// inUnknown is set while the parts of a template or call that
 	// unknownScope guards are converted: it alone needs the guard.
 	inUnknown bool
@@ -241,6 +243,7 @@ func newConverter(m *config.Module, opts Options, fam *family, child string) *co
 		localTypes:     map[string]cty.Type{},
 		localsRefined:  map[string]bool{},
 		localsUnknown:  map[string]bool{},
+		argumentsKnown: map[string]bool{},
 		knownConds:     map[*ast.IndexExpr]bool{},
 	}
 	for _, f := range m.Registry().Features() {

@@ -367,8 +367,9 @@ func (c *converter) object(e *hclsyntax.ObjectConsExpr) ast.Expr {
 			kx, kk := c.expr(key)
 			l = &ast.ParenExpr{X: c.asString(kx, kk)}
 		}
-		s.Elts = append(s.Elts, c.fieldDecls(l, v)...)
+		s.Elts = append(s.Elts, field(l, v))
 	}
+	c.liftFields(s)
 	return s
 }
 

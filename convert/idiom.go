@@ -9,6 +9,51 @@ import (
 // may not be known while planning; where the analysis proves a simpler
 // form means the same, the writer takes that one instead.
 
+// liftFields writes each field of s whose value is a conditional known
+// while planning as fieldDecls does, where a field of s is left that is
+// not: CUE v0.17.1 takes a struct that holds nothing but comprehensions
+// for _ (top) once a reference to it is unified into a definition (see
+// structFor), and a library call's arguments are one. The comments of a
+// field go to the first of its declarations and, at a line's end, to the
+// last.
+func (c *converter) liftFields(s *ast.StructLit) {
+	lifted := make([][]ast.Decl, len(s.Elts))
+	plain := false
+	for i, d := range s.Elts {
+		f, ok := d.(*ast.Field)
+		if !ok {
+			continue
+		}
+		lifted[i] = c.fieldDecls(f.Label, f.Value)
+		if len(lifted[i]) == 1 {
+			if _, still := lifted[i][0].(*ast.Field); still {
+				lifted[i] = nil
+				plain = true
+			}
+		}
+	}
+	if !plain {
+		return
+	}
+	var elts []ast.Decl
+	for i, d := range s.Elts {
+		decls := lifted[i]
+		if decls == nil {
+			elts = append(elts, d)
+			continue
+		}
+		for _, cg := range ast.Comments(d) {
+			if cg.Line {
+				ast.AddComment(decls[len(decls)-1], cg)
+			} else {
+				ast.AddComment(decls[0], cg)
+			}
+		}
+		elts = append(elts, decls...)
+	}
+	s.Elts = elts
+}
+
 // fieldDecls are the declarations that give the field l the value x. A
 // value that is a conditional whose condition is known while planning
 // (knownConds) becomes the field-level comprehensions a person writes,

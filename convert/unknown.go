@@ -91,7 +91,61 @@ func (c *converter) traversalMayBeUnknown(t hcl.Traversal) bool {
 		a, ok := t[1].(hcl.TraverseAttr)
 		return !ok || c.localMayBeUnknown(a.Name)
 	}
-	return true
+	return !c.configuredKnown(t)
+}
+
+// configuredKnown is whether t reads an argument of a managed resource
+// of the module (TYPE.NAME.ATTR, or an instance's, TYPE.NAME[i].ATTR)
+// that its configuration sets to a value known while planning, with no
+// null literal in it: in CUE, the attribute is then the argument's
+// value, concrete, which the engine does not change (it unifies the
+// provider's value only into an attribute not given or null by default,
+// see nullByDefault, which a null literal may become). An attribute the
+// configuration does not set is the provider's; a nested block's is not
+// looked for. The argument's expression is read in its resource's scope,
+// where count.index is known, and each.key and each.value are where the
+// for_each is.
+func (c *converter) configuredKnown(t hcl.Traversal) bool {
+	if len(t) < 3 {
+		return false
+	}
+	name, ok := t[1].(hcl.TraverseAttr)
+	if !ok {
+		return false
+	}
+	r := c.m.ManagedResources[t.RootName()+"."+name.Name]
+	if r == nil {
+		return false
+	}
+	step := t[2]
+	if _, index := step.(hcl.TraverseIndex); index && len(t) > 3 {
+		step = t[3]
+	}
+	attr, ok := step.(hcl.TraverseAttr)
+	if !ok {
+		return false
+	}
+	body, ok := r.Config.(*hclsyntax.Body)
+	if !ok {
+		return false
+	}
+	a := body.Attributes[attr.Name]
+	if a == nil || holdsNull(a.Expr) {
+		return false
+	}
+	key := r.Type + "." + r.Name + "." + attr.Name
+	if known, ok := c.argumentsKnown[key]; ok {
+		return known
+	}
+	// A cycle adds nothing.
+	c.argumentsKnown[key] = false
+	eachKnown := r.ForEach == nil || c.knownIn(r.ForEach)
+	scopes := c.scopes
+	c.scopes = []scope{{names: map[string]binding{"each": {cue: "each", known: eachKnown}}}}
+	known := !c.mayBeUnknown(a.Expr)
+	c.scopes = scopes
+	c.argumentsKnown[key] = known
+	return known
 }
 
 // localMayBeUnknown is mayBeUnknown for a local value's expression, which
@@ -229,4 +283,16 @@ func (c *converter) unknownRefs(e hclsyntax.Expression) []ast.Expr {
 		return nil
 	}
 	return refs
+}
+
+// holdsNull reports whether a null literal occurs in e.
+func holdsNull(e hclsyntax.Expression) bool {
+	found := false
+	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+		if l, ok := n.(*hclsyntax.LiteralValueExpr); ok && l.Val.IsNull() {
+			found = true
+		}
+		return nil
+	})
+	return found
 }
