@@ -345,15 +345,19 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 		}
 		arg := selector(ident(argsName), name)
 		val := arg
-		if a := body.Attributes[name]; a == nil || !c.conforms(a.Expr, v) {
-			val = c.conform(arg, v.Type, v.TypeDefaults, 0)
+		a := body.Attributes[name]
+		// An argument known while planning is known in full: its null
+		// tests, and its elements', are CUE's own.
+		known := a != nil && !c.mayBeUnknown(a.Expr)
+		if a == nil || !c.conforms(a.Expr, v) {
+			val = c.conform(arg, v.Type, v.TypeDefaults, 0, known)
 		}
 		if !v.Nullable {
 			// A null argument takes the variable's default:
 			// [if arg != null {arg}, _][0].
 			val = index(&ast.ListLit{Elts: []ast.Expr{
 				&ast.Comprehension{
-					Clauses: []ast.Clause{&ast.IfClause{Condition: notNull(arg, kindOfType(v.Type))}},
+					Clauses: []ast.Clause{&ast.IfClause{Condition: nullTestOf(arg, kindOfType(v.Type), known, true)}},
 					Value:   asStruct(val),
 				},
 				ident("_"),
@@ -418,7 +422,7 @@ func (c *converter) argScalar(x ast.Expr, typ, fn string) ast.Expr {
 // where isNull(v) is null's test that CUE decides also for a struct
 // holding a value not known yet. A null stays null; a value of type any
 // is left as it is.
-func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth int) ast.Expr {
+func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth int, known bool) ast.Expr {
 	if depth > 8 {
 		return x
 	}
@@ -442,13 +446,13 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 	case t.IsMapType() && t.ElementType() == cty.DynamicPseudoType:
 		mapped = c.lib("tomap", x)
 	case t.IsListType() || t.IsSetType():
-		elem := c.conform(ident(v), t.ElementType(), child(d, ""), depth+1)
+		elem := c.conform(ident(v), t.ElementType(), child(d, ""), depth+1, known)
 		if same(elem) {
 			return x
 		}
 		mapped = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(elem)})
 	case t.IsMapType():
-		elem := c.conform(ident(v), t.ElementType(), child(d, ""), depth+1)
+		elem := c.conform(ident(v), t.ElementType(), child(d, ""), depth+1, known)
 		if same(elem) {
 			return x
 		}
@@ -478,7 +482,7 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 		}
 		slices.Sort(attrs)
 		for _, n := range attrs {
-			sub := c.conform(ident(v), t.AttributeType(n), child(d, n), depth+1)
+			sub := c.conform(ident(v), t.AttributeType(n), child(d, n), depth+1, known)
 			if same(sub) {
 				continue
 			}
@@ -496,7 +500,7 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 		}
 		clauses := []ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}}
 		if keep != nil {
-			clauses = append(clauses, &ast.IfClause{Condition: &ast.BinaryExpr{X: paren(keep), Op: token.LOR, Y: notNull(ident(v), kindUnknown)}})
+			clauses = append(clauses, &ast.IfClause{Condition: &ast.BinaryExpr{X: paren(keep), Op: token.LOR, Y: nullTestOf(ident(v), kindUnknown, known, true)}})
 		}
 		mapped = structFor(clauses, ident(k), val)
 	default:
@@ -504,7 +508,7 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 	}
 	// [if isNull(x) {null}, mapped][0]
 	return index(list(
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: isNull(x, kindOfType(t))}}, Value: asStruct(ident("null"))},
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: nullTestOf(x, kindOfType(t), known, false)}}, Value: asStruct(ident("null"))},
 		mapped,
 	), intLit(0))
 }
@@ -613,6 +617,20 @@ func (c *converter) oneStaticType(es []hclsyntax.Expression, is func(cty.Type) b
 		one = t
 	}
 	return one, len(es) > 0
+}
+
+// nullTestOf is x == null (x != null with negate): CUE's own comparison
+// where x is known in full while planning (known), isNull's or notNull's
+// test otherwise.
+func nullTestOf(x ast.Expr, k kind, known, negate bool) ast.Expr {
+	if known {
+		op := token.EQL
+		if negate {
+			op = token.NEQ
+		}
+		return binary(op, x, ident("null"))
+	}
+	return nullTest(x, k, negate)
 }
 
 // isNull is true for null and false for any other value, also a struct
