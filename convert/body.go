@@ -167,7 +167,7 @@ func (c *converter) dynamic(b *hclsyntax.Block) ast.Expr {
 	c.push(map[string]binding{iterName: {iterator: true, key: k, value: v, known: c.knownIn(forEach), forEach: forEach}})
 	defer c.pop()
 	body := c.blockBody(content)
-	return &ast.Comprehension{Clauses: clauses, Value: asStruct(body)}
+	return &ast.Comprehension{Clauses: c.guardedSource(clauses, body), Value: asStruct(body)}
 }
 
 // nullByDefault writes a null that an argument of a resource may take as

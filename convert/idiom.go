@@ -176,3 +176,85 @@ func isSoftNull(x ast.Expr) bool {
 	top, isIdent := b.Y.(*ast.Ident)
 	return ok && u.Op == token.MUL && isNullLit(u.X) && isIdent && top.Name == "_"
 }
+
+// guardedSource rewrites clauses, whose first is a for over a conditional
+// known while planning one of whose results is an empty list or struct
+// (dynamic "x" { for_each = c ? [] : [v] }, for_each = c ? m : {}), as a
+// person writes the comprehension: guarded by the condition, over the
+// other result,
+//
+//	if !c for k, v in m
+//
+// and, where that result is a list of one element and the key is not
+// read (by the rest of the clauses or by value), with the element bound
+// where it is read,
+//
+//	if !c let v = e
+//
+// The for's source is then not evaluated where the condition skips it,
+// as OpenTofu's conditional does not evaluate the result it does not take.
+func (c *converter) guardedSource(clauses []ast.Clause, value ast.Node) []ast.Clause {
+	if len(clauses) == 0 {
+		return clauses
+	}
+	fc, ok := clauses[0].(*ast.ForClause)
+	if !ok {
+		return clauses
+	}
+	cond, branches, ok := c.knownConditional(fc.Source)
+	if !ok {
+		return clauses
+	}
+	var guard, src ast.Expr
+	switch {
+	case isEmptyCollection(branches[0]):
+		guard, src = not(cond), branches[1]
+	case isEmptyCollection(branches[1]):
+		guard, src = cond, branches[0]
+	default:
+		return clauses
+	}
+	rest := clauses[1:]
+	out := []ast.Clause{&ast.IfClause{Condition: guard}}
+	if l, one := src.(*ast.ListLit); one && len(l.Elts) == 1 && !isComprehension(l.Elts[0]) && !read(fc.Key, rest, value) {
+		if read(fc.Value, rest, value) {
+			out = append(out, &ast.LetClause{Ident: fc.Value, Expr: l.Elts[0]})
+		}
+		return append(out, rest...)
+	}
+	return append(append(out, &ast.ForClause{Key: fc.Key, Value: fc.Value, Source: src}), rest...)
+}
+
+// isEmptyCollection reports whether x is [] or {}.
+func isEmptyCollection(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.ListLit:
+		return len(x.Elts) == 0
+	case *ast.StructLit:
+		return len(x.Elts) == 0
+	}
+	return false
+}
+
+// isComprehension reports whether x is a comprehension, which yields any
+// number of elements.
+func isComprehension(x ast.Expr) bool {
+	_, ok := x.(*ast.Comprehension)
+	return ok
+}
+
+// read reports whether the name id binds is read by clauses or by value.
+func read(id *ast.Ident, clauses []ast.Clause, value ast.Node) bool {
+	if id == nil {
+		return false
+	}
+	if namesIdent(value, id.Name) {
+		return true
+	}
+	for _, cl := range clauses {
+		if namesIdent(cl, id.Name) {
+			return true
+		}
+	}
+	return false
+}

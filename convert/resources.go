@@ -144,7 +144,8 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 		inst := inlineEach(body(), eachName, keyExpr, v)
 		c.pop()
 		inst = withLet(inst, eachName, &ast.StructLit{Elts: []ast.Decl{field(ident("key"), keyExpr), field(ident("value"), ident(v))}})
-		return structFor([]ast.Clause{fc}, keyExpr, inst), true, nil
+		clauses := c.guardedSource([]ast.Clause{fc}, &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: keyExpr}, inst)}})
+		return structFor(clauses, keyExpr, inst), true, nil
 	case enabled != nil:
 		cnd, _ := c.expr(enabled)
 		return body(), false, cnd

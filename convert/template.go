@@ -106,7 +106,7 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 	val, _ := c.expr(e.ValExpr)
 
 	if e.KeyExpr == nil {
-		return &ast.ListLit{Elts: []ast.Expr{&ast.Comprehension{Clauses: clauses, Value: embed(val)}}}, kindList
+		return &ast.ListLit{Elts: []ast.Expr{&ast.Comprehension{Clauses: c.guardedSource(clauses, val), Value: embed(val)}}}, kindList
 	}
 	key, kk := c.expr(e.KeyExpr)
 	key = c.asString(key, kk)
