@@ -5,6 +5,7 @@ import (
 
 	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/parser"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // TestPlainFallback checks which fallbacks of try(a, b) may be CUE's
@@ -65,6 +66,41 @@ func TestNot(t *testing.T) {
 		}
 		if string(b) != tc.want {
 			t.Errorf("not(%s) = %s, want %s", tc.src, b, tc.want)
+		}
+	}
+}
+
+// TestConvertsAsIs checks which argument types a module call passes to a
+// variable's type without conform's conversion: those OpenTofu's
+// conversion leaves as they are.
+func TestConvertsAsIs(t *testing.T) {
+	obj := func(attrs map[string]cty.Type) cty.Type { return cty.Object(attrs) }
+	for _, tc := range []struct {
+		from, to cty.Type
+		want     bool
+	}{
+		{cty.String, cty.String, true},
+		{cty.Number, cty.String, false},
+		{cty.String, cty.Number, false},
+		{cty.Bool, cty.String, false},
+		{cty.DynamicPseudoType, cty.String, false},
+		{obj(map[string]cty.Type{"Name": cty.String, "Env": cty.String}), cty.Map(cty.String), true},
+		{obj(map[string]cty.Type{"Name": cty.String, "Count": cty.Number}), cty.Map(cty.String), false},
+		{obj(map[string]cty.Type{"Name": cty.DynamicPseudoType}), cty.Map(cty.String), false},
+		{cty.Tuple([]cty.Type{cty.String, cty.String}), cty.List(cty.String), true},
+		{cty.Tuple([]cty.Type{cty.String, cty.Number}), cty.List(cty.String), false},
+		{cty.Tuple([]cty.Type{cty.String}), cty.Set(cty.String), true},
+		{cty.List(cty.String), cty.List(cty.String), true},
+		{cty.List(cty.Number), cty.List(cty.String), false},
+		{cty.Map(cty.String), cty.Map(cty.String), true},
+		{cty.Map(cty.Bool), cty.Map(cty.String), false},
+		{obj(map[string]cty.Type{"a": cty.String}), obj(map[string]cty.Type{"a": cty.String}), true},
+		{obj(map[string]cty.Type{"a": cty.String}), obj(map[string]cty.Type{"a": cty.String, "b": cty.String}), false},
+		{obj(map[string]cty.Type{"a": cty.String, "b": cty.String}), obj(map[string]cty.Type{"a": cty.String}), false},
+		{cty.List(cty.String), cty.List(cty.DynamicPseudoType), false},
+	} {
+		if got := convertsAsIs(tc.from, tc.to); got != tc.want {
+			t.Errorf("convertsAsIs(%s, %s) = %v, want %v", tc.from.FriendlyName(), tc.to.FriendlyName(), got, tc.want)
 		}
 	}
 }

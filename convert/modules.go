@@ -528,6 +528,9 @@ func (c *converter) conforms(e hcl.Expression, v *config.Variable) bool {
 	if t, ok := c.staticType(e); ok && v.Type.Equals(t) && v.TypeDefaults == nil {
 		return true
 	}
+	if v.TypeDefaults == nil && convertsAsIs(c.typeOf(e), v.Type) {
+		return true
+	}
 	val, _, ok := c.constValue(e)
 	if !ok {
 		return false
@@ -547,6 +550,53 @@ func (c *converter) conforms(e hcl.Expression, v *config.Variable) bool {
 	}
 	var ja, jb any
 	return json.Unmarshal(a, &ja) == nil && json.Unmarshal(b, &jb) == nil && reflect.DeepEqual(ja, jb)
+}
+
+// convertsAsIs reports whether OpenTofu's conversion of a value of type
+// from (typeOf, known in full) to type to leaves it as it is, as conform
+// writes it: a type to itself, an object whose attributes all convert as
+// they are to a map's element type, a tuple or list whose elements do to
+// a list's or set's (conform keeps a set's order, as a list's), and a map
+// whose values do to a map's. A null converts to null. A string does not
+// convert as it is to a number or bool, nor a number or bool to a string.
+func convertsAsIs(from, to cty.Type) bool {
+	switch {
+	case from == cty.NilType || from.HasDynamicTypes() || to.HasDynamicTypes():
+		return false
+	case from.Equals(to):
+		return true
+	case to.IsMapType() && from.IsObjectType():
+		for _, at := range from.AttributeTypes() {
+			if !convertsAsIs(at, to.ElementType()) {
+				return false
+			}
+		}
+		return true
+	case to.IsMapType() && from.IsMapType():
+		return convertsAsIs(from.ElementType(), to.ElementType())
+	case (to.IsListType() || to.IsSetType()) && from.IsTupleType():
+		for _, et := range from.TupleElementTypes() {
+			if !convertsAsIs(et, to.ElementType()) {
+				return false
+			}
+		}
+		return true
+	case (to.IsListType() || to.IsSetType()) && from.IsListType():
+		return convertsAsIs(from.ElementType(), to.ElementType())
+	case to.IsObjectType() && from.IsObjectType():
+		// Every attribute of to, and no other: an attribute missing is
+		// null, which conform writes; one more is dropped.
+		if len(from.AttributeTypes()) != len(to.AttributeTypes()) {
+			return false
+		}
+		for name, at := range to.AttributeTypes() {
+			if !from.HasAttribute(name) || !convertsAsIs(from.AttributeType(name), at) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // staticType is the type of an expression whose value, whatever it is,
