@@ -29,21 +29,60 @@ func (c *converter) terraform(b *hclsyntax.Block) []ast.Decl {
 func (c *converter) staticBody(b *hclsyntax.Body) *ast.StructLit {
 	s := &ast.StructLit{}
 	for _, a := range sortedAttrs(b) {
-		s.Elts = append(s.Elts, field(c.lbl(a.Name), c.staticExpr(a.Expr)))
+		doc := c.comments.before(a.SrcRange.Start.Byte)
+		f := field(c.lbl(a.Name), c.staticExpr(a.Expr))
+		c.itemComments(f, doc, a.SrcRange.End)
+		s.Elts = append(s.Elts, f)
 	}
 	for _, blk := range b.Blocks {
+		doc := c.comments.before(blk.TypeRange.Start.Byte)
 		inner := c.staticBody(blk.Body)
 		path := append([]string{blk.Type}, blk.Labels...)
 		f := field(c.lbl(path[len(path)-1]), inner)
 		for i := len(path) - 2; i >= 0; i-- {
 			f = field(c.lbl(path[i]), &ast.StructLit{Elts: []ast.Decl{f}})
 		}
+		docComment(f, doc)
 		s.Elts = append(s.Elts, f)
 	}
 	return s
 }
 
+// itemComments attaches doc, the comments before an argument or an
+// object's item, to its field f, and the comment at the end of the line
+// where it ends, if any.
+func (c *converter) itemComments(f *ast.Field, doc []string, end hcl.Pos) {
+	docComment(f, doc)
+	if text, ok := c.comments.lineEnd(end.Line, end.Byte); ok {
+		lineComment(f, text)
+	}
+}
+
 func (c *converter) staticExpr(e hclsyntax.Expression) ast.Expr {
+	if o, ok := e.(*hclsyntax.ObjectConsExpr); ok {
+		// Item by item, for the comments beside them
+		// (required_providers' version = "..." # tftest).
+		s := &ast.StructLit{}
+		seen := map[string]bool{}
+		for _, item := range o.Items {
+			name, ok := objectKeyName(item.KeyExpr)
+			if !ok || seen[name] {
+				// A key computed, or given twice (the last one counts).
+				return c.staticValue(e)
+			}
+			seen[name] = true
+			doc := c.comments.before(item.KeyExpr.Range().Start.Byte)
+			f := field(c.lbl(name), c.staticExpr(item.ValueExpr))
+			c.itemComments(f, doc, item.ValueExpr.Range().End)
+			s.Elts = append(s.Elts, f)
+		}
+		return s
+	}
+	return c.staticValue(e)
+}
+
+// staticValue is staticExpr of an expression other than an object.
+func (c *converter) staticValue(e hclsyntax.Expression) ast.Expr {
 	if v, diags := e.Value(nil); !diags.HasErrors() && v.IsWhollyKnown() {
 		x, _ := c.literal(v, e.Range())
 		return x

@@ -355,6 +355,9 @@ func (c *converter) object(e *hclsyntax.ObjectConsExpr) ast.Expr {
 		if name, ok := objectKeyName(item.KeyExpr); ok && last[name] != i {
 			continue
 		}
+		// The comments before an item, and at the end of its line, are
+		// its own, as an argument's are (see body).
+		doc := c.comments.before(item.KeyExpr.Range().Start.Byte)
 		v, _ := c.expr(item.ValueExpr)
 		var l ast.Label
 		if name, ok := objectKeyName(item.KeyExpr); ok {
@@ -367,7 +370,9 @@ func (c *converter) object(e *hclsyntax.ObjectConsExpr) ast.Expr {
 			kx, kk := c.expr(key)
 			l = &ast.ParenExpr{X: c.asString(kx, kk)}
 		}
-		s.Elts = append(s.Elts, field(l, v))
+		f := field(l, v)
+		c.itemComments(f, doc, item.ValueExpr.Range().End)
+		s.Elts = append(s.Elts, f)
 	}
 	c.liftFields(s)
 	return s
