@@ -260,7 +260,7 @@
 //   - matchkeys (tofu library): `tofu.#matchkeys`: the values whose key at the same index is in the search list
 //   - max (CUE standard library): `list.Max([a, b])`
 //   - md5 (CUE standard library): `hex.Encode(md5.Sum(s))`
-//   - merge (tofu library): `tofu.#merge`: later maps win, key by key, not CUE unification
+//   - merge (tofu library): `tofu.#merge`: later maps win, key by key, not CUE unification; where the keys are known when converting and no two arguments share one, the struct of them all, `{_local_tags, Name: x}`
 //   - min (CUE standard library): `list.Min([a, b])`
 //   - nonsensitive (CUE expression): the value itself: CUE has no sensitive values
 //   - one (tofu library): `tofu.#one`: the only element, null for an empty list, an error for more

@@ -7,8 +7,11 @@ import (
 
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/config"
 )
 
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
@@ -59,7 +62,10 @@ var coreFuncs = map[string]function{
 		}
 		return cl.fail("lookup takes two or three arguments.")
 	}},
-	"merge": {how: byLibrary, note: "`tofu.#merge`: later maps win, key by key, not CUE unification", conv: func(cl *call) ast.Expr {
+	"merge": {how: byLibrary, note: "`tofu.#merge`: later maps win, key by key, not CUE unification; where the keys are known when converting and no two arguments share one, the struct of them all, `{_local_tags, Name: x}`", conv: func(cl *call) ast.Expr {
+		if s, ok := disjointMerge(cl); ok {
+			return s
+		}
 		return cl.c.libList("merge", cl.argList())
 	}},
 	"coalesce": {how: byExpr, note: "`[for x in [a] if x != null && x != \"\" {x}, [for x in [b] if ... {x}][0]][0]`: the first argument neither null nor \"\" decides, whatever follows", conv: func(cl *call) ast.Expr {
@@ -423,4 +429,84 @@ func (c *converter) canMatch(name string, e *hclsyntax.FunctionCallExpr) (ast.Ex
 	}
 	elems = append(elems, falseIf(&ast.BinaryExpr{X: str, Op: token.EQL, Y: ident("null")}), cl.std("regexp", "Match", pat, str))
 	return index(list(elems...), intLit(0)), true
+}
+
+// disjointMerge writes merge(a, b, ...) as a person writes it, the struct
+// that embeds each argument, where each is an object constructor or a
+// local value set to one (never null, its keys known when converting) and
+// no key is in two of them: OpenTofu's merge then has every attribute of
+// every argument, as CUE's struct of them does,
+//
+//	{_local_tags, Name: x}
+//
+// An object constructor's fields go in as they are; the struct holds one
+// field at least (see liftFields).
+func disjointMerge(cl *call) (ast.Expr, bool) {
+	if cl.expand || len(cl.args) == 0 {
+		return nil, false
+	}
+	seen := map[string]bool{}
+	out := &ast.StructLit{}
+	fields := false
+	for i, src := range cl.src {
+		keys, ok := cl.c.objectKeys(src, map[string]bool{})
+		if !ok {
+			return nil, false
+		}
+		for _, k := range keys {
+			if seen[k] {
+				return nil, false
+			}
+			seen[k] = true
+		}
+		if lit, isObject := cl.args[i].(*ast.StructLit); isObject {
+			if _, cons := config.UnwrapParens(src).(*hclsyntax.ObjectConsExpr); cons {
+				out.Elts = append(out.Elts, lit.Elts...)
+				fields = fields || len(keys) > 0
+				continue
+			}
+		}
+		out.Elts = append(out.Elts, &ast.EmbedDecl{Expr: cl.args[i]})
+	}
+	return out, fields
+}
+
+// objectKeys are the keys of e where e is an object constructor whose keys
+// are all constant and distinct, or a local value set to one: never null,
+// its keys known when converting.
+func (c *converter) objectKeys(e hclsyntax.Expression, locals map[string]bool) ([]string, bool) {
+	switch e := config.UnwrapParens(e).(type) {
+	case *hclsyntax.ObjectConsExpr:
+		var keys []string
+		seen := map[string]bool{}
+		for _, item := range e.Items {
+			k, ok := objectKeyName(item.KeyExpr)
+			if !ok || seen[k] {
+				return nil, false
+			}
+			seen[k] = true
+			keys = append(keys, k)
+		}
+		return keys, true
+	case *hclsyntax.ScopeTraversalExpr:
+		t := e.Traversal
+		if len(t) != 2 || t.RootName() != "local" {
+			return nil, false
+		}
+		a, ok := t[1].(hcl.TraverseAttr)
+		if !ok || locals[a.Name] {
+			return nil, false
+		}
+		l := c.m.Locals[a.Name]
+		if l == nil {
+			return nil, false
+		}
+		x, ok := l.Expr.(hclsyntax.Expression)
+		if !ok {
+			return nil, false
+		}
+		locals[a.Name] = true
+		return c.objectKeys(x, locals)
+	}
+	return nil, false
 }
