@@ -167,11 +167,7 @@ func (c *converter) dynamic(b *hclsyntax.Block) ast.Expr {
 	c.push(map[string]binding{iterName: {iterator: true, key: k, value: v, known: c.knownIn(forEach), forEach: forEach}})
 	defer c.pop()
 	body := c.blockBody(content)
-	// Not guardedSource's [if c {...}]: with it, the engine's shape
-	// rounds left a resource's block not known where the reference
-	// planner knows it (fabric's gke-cluster-standard, a block list
-	// [if len(x) > 0 {...}] inside one whose condition is false).
-	return &ast.Comprehension{Clauses: clauses, Value: asStruct(body)}
+	return &ast.Comprehension{Clauses: c.guardedSource(clauses, body), Value: asStruct(body)}
 }
 
 // nullByDefault writes a null that an argument of a resource may take as

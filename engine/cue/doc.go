@@ -291,8 +291,11 @@
 //     analyzed. It skips the evaluation per declaration that the
 //     reference's plan pass makes to add shapes. Check: in the completed
 //     program each declaration lists the instances it was expanded with
-//     (movedInstances); one that does not, or cannot tell, is left to
-//     the plan pass, expanded at its turn as in the reference.
+//     (movedInstances), and no attribute or block type of its instances
+//     is an error there that the program as written evaluates
+//     (brokenInstances: CUE v0.17.1 can make one a cycle error when the
+//     fills are unified in); one that does not, or cannot tell, is left
+//     to the plan pass, expanded at its turn as in the reference.
 //   - Batching (batching; expanded, missed): the plan pass evaluates the
 //     values it added only before a declaration that depends on one of
 //     the declarations that added them, and expands together the

@@ -354,6 +354,7 @@ func (s *shapeRounds) run(p *planner, v cue.Value) cue.Value {
 	for round := 1; ; round++ {
 		typed := unifyLed(p.ctx, flowGuard(v.Context()), v, shapeFills(insts, nil)) //nolint:staticcheck // the guard leads the unification, so it resolves the program's imports: it must be of v's context
 		moved := s.movedInstances(p, v, typed, insts)
+		moved = append(moved, brokenInstances(v, typed, insts, moved)...)
 		if len(moved) == 0 {
 			for _, in := range insts {
 				if !in.shape.partial {
@@ -434,6 +435,36 @@ func (s *shapeRounds) movedInstances(p *planner, v, typed cue.Value, insts []*in
 		}
 	}
 	return moved
+}
+
+// brokenInstances are the declarations, other than those in moved, an
+// instance of which has an attribute or block type that is an error in
+// the completed program typed where it is not in v: with CUE v0.17.1,
+// unifying the fills into the program can leave a value a cycle error
+// that the program as written evaluates (fabric's gke-cluster-standard:
+// a cluster_autoscaling block list [if local.cas != null {...}] beside a
+// backup plan's for_each). The plan pass expands them at their turn, as
+// the reference does, from the program without their fills.
+func brokenInstances(v, typed cue.Value, insts []*instance, moved []int) []int {
+	var broken []int
+	for _, in := range insts {
+		i := in.d.index
+		if in.shape.partial || slices.Contains(moved, i) || slices.Contains(broken, i) {
+			continue
+		}
+		names := append(sortedKeys(in.block.Attributes), sortedKeys(in.block.BlockTypes)...)
+		for _, name := range names {
+			at := join(in.path, cue.Str(name))
+			if typed.LookupPath(at).Err() == nil {
+				continue
+			}
+			if was := v.LookupPath(at); was.Exists() && was.Err() == nil {
+				broken = append(broken, i)
+				break
+			}
+		}
+	}
+	return broken
 }
 
 // sameInstances tells whether ls lists the instances ins, at the same

@@ -1,9 +1,15 @@
 package cue
 
 import (
+	"slices"
 	"testing"
 
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/tofucue/tofucue/engine/inputs"
+	"github.com/tofucue/tofucue/engine/mock"
 )
 
 // An argument null by default only because another instance's computed
@@ -156,5 +162,38 @@ resource "aws_s3_bucket_acl" "this" {
 				t.Errorf("moved declarations %d, want %d", b.stats.movedDecls, c.moved)
 			}
 		})
+	}
+}
+
+// TestBrokenInstances checks the shape rounds' second check: a
+// declaration one of whose instances has an attribute that the completed
+// program makes an error, where the program as written evaluates it, is
+// left to the plan pass; an attribute an error in both, one the fills
+// add, and a declaration moved already are not.
+func TestBrokenInstances(t *testing.T) {
+	ctx := cuecontext.New()
+	v := ctx.CompileString(`
+a: x: {name: "a", tags: {}}
+b: x: {name: "b", bad: 1 & 2}
+c: x: {name: "c"}
+`)
+	typed := ctx.CompileString(`
+a: x: {name: "a", tags: 1 & 2}
+b: x: {name: "b", bad: 1 & 2}
+c: x: {name: 1 & 2, id: 3 & 4}
+`)
+	block := &mock.Block{Attributes: map[string]*mock.Attribute{
+		"name": {Type: cty.String}, "tags": {Type: cty.Map(cty.String)},
+		"bad": {Type: cty.Number}, "id": {Type: cty.String},
+	}}
+	inst := func(i int, root string) *instance {
+		return &instance{d: &decl{index: i}, path: cue.ParsePath(root + ".x"), block: block, shape: &shape{}}
+	}
+	insts := []*instance{inst(0, "a"), inst(1, "b"), inst(2, "c")}
+	if got := brokenInstances(v, typed, insts, nil); !slices.Equal(got, []int{0, 2}) {
+		t.Errorf("broken = %v, want [0 2]", got)
+	}
+	if got := brokenInstances(v, typed, insts, []int{2}); !slices.Equal(got, []int{0}) {
+		t.Errorf("broken with 2 moved = %v, want [0]", got)
 	}
 }
