@@ -31,7 +31,8 @@ import (
 // holds read them from it (corpus.Mappings); others plan with unknown
 // outputs. TOFUCUE_CORPUS_ONLY=TEXT plans only the modules whose path
 // contains TEXT, TOFUCUE_CORPUS_SKIP=TEXT all but those. The CUE planner
-// must never panic.
+// must never panic, and its reference planner (every accelerator off)
+// must plan what the accelerated planner plans.
 func TestCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("planning the corpus is not short")
@@ -102,6 +103,22 @@ func TestCorpus(t *testing.T) {
 			note("error", firstErr(cdiags), dir.Rel)
 			continue
 		}
+		// The reference planner, every accelerator off, plans the
+		// same (see TestAccelerators for the golden cases), but where
+		// referenceGaps says why it does not.
+		ref, refDiags := PlanValue(v, Options{Inputs: in, Provider: mock.New(schemas, nil), ModuleDir: dir.Path, off: allAccels})
+		d := differences(ref, cp)
+		gap, known := referenceGaps[dir.Rel]
+		switch {
+		case (refDiags.HasErrors() || len(d) > 0) && !known:
+			why := firstErr(refDiags)
+			if len(d) > 0 {
+				why = d[0]
+			}
+			t.Errorf("%s: the reference planner (every accelerator off) does not plan what the accelerated planner plans: %s", dir.Rel, why)
+		case !refDiags.HasErrors() && len(d) == 0 && known:
+			t.Errorf("%s: the reference planner plans it now (%s): remove it from referenceGaps", dir.Rel, gap)
+		}
 		if d := differences(hp, cp); len(d) > 0 {
 			note("different", d[0], dir.Rel)
 			continue
@@ -114,6 +131,19 @@ func TestCorpus(t *testing.T) {
 	}) {
 		t.Logf("%4d  %s  (e.g. %s)", len(reasons[why]), why, reasons[why][0])
 	}
+}
+
+// referenceGaps are the corpus modules that the reference planner, every
+// accelerator off, does not plan as the accelerated planner (and
+// engine/hcl) does, with the reason. TestCorpus fails on any other, and
+// on one of these that it plans alike.
+var referenceGaps = map[string]string{
+	// The apply pass leaves module.log_bucket's policy document's id
+	// not known after apply; the accelerated planner reads it.
+	"terraform-aws-modules__terraform-aws-s3-bucket/examples/complete": "a data source's id not known after apply",
+	// The plan pass fails: a count in the called module reads a value
+	// that only the shape rounds complete (Invalid count argument).
+	"terraform-aws-modules__terraform-aws-s3-bucket/examples/s3-analytics": "Invalid count argument in a called module",
 }
 
 func firstErr(diags hcl.Diagnostics) string {
