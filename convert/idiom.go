@@ -9,27 +9,24 @@ import (
 // may not be known while planning; where the analysis proves a simpler
 // form means the same, the writer takes that one instead.
 
-// liftFields writes each field of s whose value is a conditional known
-// while planning as fieldDecls does, where a field of s is left that is
-// not: CUE v0.17.1 takes a struct that holds nothing but comprehensions
-// for _ (top) once a reference to it is unified into a definition (see
-// structFor), and a library call's arguments are one. The comments of a
-// field go to the first of its declarations and, at a line's end, to the
-// last.
+// liftFields writes each field of s that is liftable as fieldDecls does,
+// where a field of s is left that is not: CUE v0.17.1 takes a struct that
+// holds nothing but comprehensions for _ (top) once a reference to it is
+// unified into a definition (see structFor), and a library call's
+// arguments are one. The comments of a field go to the first of its
+// declarations and, at a line's end, to the last.
 func (c *converter) liftFields(s *ast.StructLit) {
 	lifted := make([][]ast.Decl, len(s.Elts))
 	plain := false
 	for i, d := range s.Elts {
 		f, ok := d.(*ast.Field)
-		if !ok {
-			continue
-		}
-		lifted[i] = c.fieldDecls(f.Label, f.Value)
-		if len(lifted[i]) == 1 {
-			if _, still := lifted[i][0].(*ast.Field); still {
-				lifted[i] = nil
-				plain = true
-			}
+		switch {
+		case !ok:
+		case c.liftable(f):
+			// Empty where every branch is left out: the field stays.
+			lifted[i] = c.fieldDecls(f)
+		default:
+			plain = true
 		}
 	}
 	if !plain {
@@ -38,7 +35,7 @@ func (c *converter) liftFields(s *ast.StructLit) {
 	var elts []ast.Decl
 	for i, d := range s.Elts {
 		decls := lifted[i]
-		if decls == nil {
+		if len(decls) == 0 {
 			elts = append(elts, d)
 			continue
 		}
@@ -54,64 +51,53 @@ func (c *converter) liftFields(s *ast.StructLit) {
 	s.Elts = elts
 }
 
-// fieldDecls are the declarations that give the field l the value x. A
-// value that is a conditional whose condition is known while planning
-// (knownConds) becomes the field-level comprehensions a person writes,
+// liftable is whether f's value is a conditional whose condition is known
+// while planning (knownConds), none of whose parts refers to f's name,
+// which a comprehension's field would bind. A conditional not known while
+// planning keeps the selection: a condition not known yet leaves it not
+// known, where it would leave every field of the struct holding it so.
+func (c *converter) liftable(f *ast.Field) bool {
+	name, _, err := ast.LabelName(f.Label)
+	if err != nil {
+		return false
+	}
+	if _, _, ok := c.knownConditional(f.Value); !ok {
+		return false
+	}
+	return !namesIdent(f.Value, name)
+}
+
+// fieldDecls are the field-level comprehensions a person writes for f,
+// which is liftable,
 //
 //	if C {name: A}
 //	if !C {name: B}
 //
 // in place of name: [if C {A}, if !C {B}][0], and so on into a branch
 // that is one such conditional itself, with its guards in one
-// comprehension (if !C if D {name: B}). A field whose value is not known
-// while planning keeps the selection: a condition not known yet leaves
-// it not known, where it would leave every field of the struct holding
-// it so. Neither may a branch or condition refer to l's name, which the
-// field would then bind.
-func (c *converter) fieldDecls(l ast.Label, x ast.Expr) []ast.Decl {
-	name, _, err := ast.LabelName(l)
-	if err != nil || !c.liftable(x, name) {
-		return []ast.Decl{field(l, x)}
-	}
+// comprehension (if !C if D {name: B}). A branch null by default is left
+// out.
+func (c *converter) fieldDecls(f *ast.Field) []ast.Decl {
 	var decls []ast.Decl
 	var lift func(clauses []ast.Clause, x ast.Expr)
 	lift = func(clauses []ast.Clause, x ast.Expr) {
 		cond, branches, ok := c.knownConditional(x)
-		if !ok {
-			if isSoftNull(x) && len(clauses) > 0 {
-				// A resource's argument null by default is one the
-				// provider decides, as one not given is.
-				return
-			}
-			if len(clauses) == 0 {
-				decls = append(decls, field(l, x))
-				return
-			}
+		switch {
+		case ok:
+			lift(append(clauses[:len(clauses):len(clauses)], &ast.IfClause{Condition: cond}), branches[0])
+			lift(append(clauses[:len(clauses):len(clauses)], &ast.IfClause{Condition: not(cond)}), branches[1])
+		case isSoftNull(x):
+			// A resource's argument null by default is one the
+			// provider decides, as one not given is.
+		default:
 			decls = append(decls, &ast.Comprehension{
 				Clauses: clauses,
-				Value:   &ast.StructLit{Elts: []ast.Decl{field(l, x)}},
+				Value:   &ast.StructLit{Elts: []ast.Decl{field(f.Label, x)}},
 			})
-			return
-		}
-		for i, b := range branches {
-			guard := cond
-			if i == 1 {
-				guard = not(cond)
-			}
-			lift(append(clauses[:len(clauses):len(clauses)], &ast.IfClause{Condition: guard}), b)
 		}
 	}
-	lift(nil, x)
+	lift(nil, f.Value)
 	return decls
-}
-
-// liftable is whether x is a known conditional none of whose parts
-// refers to name.
-func (c *converter) liftable(x ast.Expr, name string) bool {
-	if _, _, ok := c.knownConditional(x); !ok {
-		return false
-	}
-	return !namesIdent(x, name)
 }
 
 // namesIdent reports whether the identifier name occurs in n other than

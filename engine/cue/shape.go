@@ -1,6 +1,8 @@
 package cue
 
 import (
+	"iter"
+	"maps"
 	"slices"
 
 	"cuelang.org/go/cue"
@@ -452,19 +454,26 @@ func brokenInstances(v, typed cue.Value, insts []*instance, moved []int) []int {
 		if in.shape.partial || slices.Contains(moved, i) || slices.Contains(broken, i) {
 			continue
 		}
-		names := append(sortedKeys(in.block.Attributes), sortedKeys(in.block.BlockTypes)...)
-		for _, name := range names {
-			at := join(in.path, cue.Str(name))
-			if typed.LookupPath(at).Err() == nil {
-				continue
-			}
-			if was := v.LookupPath(at); was.Exists() && was.Err() == nil {
-				broken = append(broken, i)
-				break
-			}
+		if brokenIn(v, typed, in.path, maps.Keys(in.block.Attributes)) || brokenIn(v, typed, in.path, maps.Keys(in.block.BlockTypes)) {
+			broken = append(broken, i)
 		}
 	}
 	return broken
+}
+
+// brokenIn reports whether one of the fields names of the instance at
+// path is an error in typed but not in v.
+func brokenIn(v, typed cue.Value, path cue.Path, names iter.Seq[string]) bool {
+	for name := range names {
+		at := join(path, cue.Str(name))
+		if typed.LookupPath(at).Err() == nil {
+			continue
+		}
+		if was := v.LookupPath(at); was.Exists() && was.Err() == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // sameInstances tells whether ls lists the instances ins, at the same
