@@ -180,13 +180,17 @@
 // provider (a data source read), and the values the provider decided for
 // the whole batch are unified into the program with one unification
 // (with those of the rounds before, into the program the rounds started
-// from); the program is then evaluated again. When a round finds no concrete
-// instance but some candidates, their configuration will not be known
-// before apply (timestamp, uuid): they are applied as they are, as
-// engine/hcl applies a configuration still unknown, and the values the
-// provider gave those attributes are unified in too. When there is no
-// candidate at all, the instances left wait on each other: "Cycle" names
-// them.
+// from); the program is then evaluated again. When a round finds no
+// concrete instance but some candidates, the dependencies are first
+// analyzed again on the program as it now is: the plan's analysis ran
+// where more of it was an error, and may have made a declaration wait
+// for one that reads it (an implied task), leaving the reader's
+// configuration unknown. Where that finds nothing ready either, the
+// candidates' configuration will not be known before apply (timestamp,
+// uuid): they are applied as they are, as engine/hcl applies a
+// configuration still unknown, and the values the provider gave those
+// attributes are unified in too. When there is no candidate at all, the
+// instances left wait on each other: "Cycle" names them.
 //
 // Gradual evaluation costs one evaluation of the whole program per round,
 // and a chain of n resources takes n rounds: n² work where engine/hcl

@@ -356,8 +356,19 @@ func (p *planner) validateProgram(cur cue.Value) error {
 // yet. Each round's program is base with every round's values so far,
 // not the last round's program with this round's: a value that CUE
 // unifies into another keeps that one, and all it evaluated, alive.
+//
+// A round that can apply nothing but instances whose configuration is
+// not known yet first analyses the dependencies again, on the program
+// as it now is: the plan's analysis ran where more of the program was
+// an error, and can have made a declaration depend on every other one
+// of its module (an implied task), so that one it feeds waits for it
+// (terraform-aws-s3-bucket's complete example: a policy document that
+// the combined document reads, made to wait for the bucket policy
+// that reads the combined one). Only where that finds nothing ready
+// either are those instances applied as they are.
 func (p *planner) gradual(base cue.Value) cue.Value {
 	cur := base
+	deps := p.deps
 	left := make([]int, len(p.resources))
 	for _, in := range p.instances {
 		if !in.applied {
@@ -369,7 +380,7 @@ func (p *planner) gradual(base cue.Value) cue.Value {
 	// round's are not in the program yet.
 	var before []int
 	ready := func(d *decl) bool {
-		for _, on := range p.deps[d.index] {
+		for _, on := range deps[d.index] {
 			if before[on] > 0 {
 				return false
 			}
@@ -379,6 +390,9 @@ func (p *planner) gradual(base cue.Value) cue.Value {
 	pending := slices.DeleteFunc(slices.Clone(p.instances), func(in *instance) bool { return in.applied })
 	var f fills
 	applied := 0
+	// reanalyzed: the dependencies were analyzed again since the last
+	// round that applied something.
+	reanalyzed := false
 	for len(pending) > 0 && !p.interrupted() {
 		before = slices.Clone(left)
 		var held []*instance
@@ -407,6 +421,15 @@ func (p *planner) gradual(base cue.Value) cue.Value {
 			left[in.d.index]--
 			progressed = true
 		}
+		if !progressed && len(held) > 0 && !reanalyzed {
+			reanalyzed = true
+			p.stats.reanalyses++
+			if again := dependencies(flowGuard(cur.Context()).Unify(cur), p.resources); acyclic(again, len(p.resources)) { //nolint:staticcheck // as in shapeRounds.run
+				deps = again
+				continue
+			}
+		}
+		reanalyzed = false
 		if !progressed {
 			if len(held) == 0 {
 				p.stuck(pending)

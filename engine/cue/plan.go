@@ -46,6 +46,10 @@ type Options struct {
 	// off switches accelerators off, for the tests that compare each
 	// with the reference planner; the zero value has them all.
 	off accel
+	// graph, for the tests of what the passes make of a graph the
+	// analysis got wrong, replaces the analysis's dependencies: by
+	// address (data.aws_x.y), the declarations each depends on.
+	graph map[string][]string
 }
 
 // Plan loads the converted module in dir (a directory written by
@@ -228,6 +232,9 @@ type stats struct {
 	// with the values it added (in the last run), applyEvals how many
 	// times the apply pass did.
 	planEvals, applyEvals int
+	// reanalyses is how many times the apply pass analyzed the
+	// dependencies again, finding nothing ready (see gradual).
+	reanalyses int
 }
 
 func (p *planner) report(diags ...*hcl.Diagnostic) {
@@ -333,6 +340,9 @@ func (p *planner) run(v cue.Value) {
 		if alt := dependencies(flowGuard(v.Context()).Unify(v), p.resources); acyclic(alt, len(p.resources)) { //nolint:staticcheck // as in shapeRounds.run
 			p.deps = alt
 		}
+	}
+	if p.opts.graph != nil {
+		p.deps = p.givenDeps(p.opts.graph)
 	}
 	p.addLearned(p.known)
 	p.sortDecls()
@@ -696,4 +706,26 @@ func (p *planner) interrupted() bool {
 		p.report(interrupt.Diagnostic())
 	}
 	return true
+}
+
+// givenDeps is Options.graph as the planner's dependencies; an address
+// that names no declaration is left out.
+func (p *planner) givenDeps(graph map[string][]string) map[int][]int {
+	index := map[string]int{}
+	for i, d := range p.resources {
+		index[d.addr()] = i
+	}
+	deps := map[int][]int{}
+	for from, tos := range graph {
+		i, ok := index[from]
+		if !ok {
+			continue
+		}
+		for _, to := range tos {
+			if j, ok := index[to]; ok {
+				deps[i] = append(deps[i], j)
+			}
+		}
+	}
+	return deps
 }
