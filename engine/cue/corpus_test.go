@@ -141,9 +141,11 @@ var referenceGaps = map[string]string{
 	// The plan pass fails: without the shapes of the called module's
 	// bucket, its local policy's try(aws_s3_bucket.this[0].arn, null)
 	// takes null, and once the policy document is read, replace's
-	// argument null is an error that the counts of that module
-	// instance then reports (Invalid count argument). The shape rounds
-	// give the bucket its arn's type first.
+	// argument null is an error, which the counts of the module
+	// instances that read this one's outputs report (Invalid count
+	// argument). Planning those last leaves the policy an error at
+	// the end of the pass all the same (tried). The shape rounds give
+	// the bucket its arn's type before anything is evaluated.
 	"terraform-aws-modules__terraform-aws-s3-bucket/examples/s3-analytics": "Invalid count argument in a called module",
 }
 
