@@ -44,10 +44,12 @@
 //     default) the attribute's type and !=null, in list and map blocks
 //     too. A computed list or set is [] | [string, ...string], neither
 //     by default, since [...string] alone would be an empty list; a map
-//     null by default is close({}) | {[string]: string} (see
-//     computedSchema). References to an instance then see what references see on the
-//     HCL side: every attribute, with the provider's values once they are
-//     known. All instances' shapes go in with one unification. A shape
+//     null by default is close({}) | {[string]: string}; one of any
+//     type is _, since the provider may plan it null, and a null it
+//     plans or applies goes in as any value does (terraform_data's
+//     output, where its input is null) (see computedSchema). References
+//     to an instance then see what references see on the HCL side:
+//     every attribute, with the provider's values once they are known. All instances' shapes go in with one unification. A shape
 //     found before any other is there may be wrong: try(x.arn, null)
 //     takes its fallback while x has no arn yet, and an argument so null
 //     by default would be left to the provider. While some argument is

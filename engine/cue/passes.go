@@ -9,6 +9,7 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -203,15 +204,17 @@ func (p *planner) planInstance(in *instance, cur cue.Value, f *fills) {
 		av := at(val, c.at)
 		switch {
 		case av == cty.NilVal:
-		case av.IsKnown() && !av.IsNull():
+		case av.IsKnown() && (!av.IsNull() || c.ty == cty.DynamicPseudoType):
+			// A value of any type may be planned null, and stays so.
 			p.fillComputed(cur, c, av, f)
 			p.planFills++
 		case !av.IsKnown() && c.ty == cty.DynamicPseudoType && av.Type() != cty.DynamicPseudoType && (av.Type().IsTupleType() || av.Type().IsObjectType() || av.Type().IsPrimitiveType()):
 			// The provider plans a value of any type as unknown of a
 			// known type (terraform_data's output has input's): what
 			// reads it sees that type, as on the HCL side (the length
-			// of a tuple, an object's attributes).
-			f.add(c.path, typeSchema(av.Type()))
+			// of a tuple, an object's attributes), and not null, which
+			// its shape (_) does not say.
+			f.add(c.path, &ast.BinaryExpr{X: typeSchema(av.Type()), Op: token.AND, Y: &ast.UnaryExpr{Op: token.NEQ, X: ast.NewNull()}})
 			p.planFills++
 		}
 	}
@@ -507,7 +510,7 @@ func (p *planner) fillApplied(cur cue.Value, in *instance, cfg, val cty.Value, f
 		return
 	}
 	for _, c := range in.shape.computed {
-		if av := at(val, c.at); av != cty.NilVal && av.IsKnown() && !av.IsNull() {
+		if av := at(val, c.at); av != cty.NilVal && av.IsKnown() && (!av.IsNull() || c.ty == cty.DynamicPseudoType) {
 			p.fillComputed(cur, c, av, f)
 		}
 	}

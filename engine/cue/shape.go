@@ -140,10 +140,13 @@ func (s *shape) block(v cue.Value, b *mock.Block, path cue.Path, at cty.Path) {
 // (byDefault): CUE v0.17.1 takes the two structs for one ({}) where a
 // definition reads them (a library call), so a map the configuration
 // leaves out is only not null, which stays unknown there. An object is
-// only not null.
+// only not null. A value of any type is not even that: the provider may
+// plan it null (terraform_data's output, where its input is null).
 func computedSchema(ty cty.Type, byDefault bool) ast.Expr {
 	nn := &ast.UnaryExpr{Op: token.NEQ, X: ast.NewNull()}
 	switch {
+	case ty == cty.DynamicPseudoType:
+		return ast.NewIdent("_")
 	case ty.IsPrimitiveType():
 		return &ast.BinaryExpr{X: typeSchema(ty), Op: token.AND, Y: nn}
 	case ty.IsListType() || ty.IsSetType():
