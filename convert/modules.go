@@ -458,7 +458,10 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 		}
 		mapped = structFor([]ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}}, ident(k), elem)
 	case t.IsObjectType():
-		var keep ast.Expr
+		// keep tells the attributes without a default, which stay as
+		// they are, from those with one (defaulted), which are left
+		// out where null.
+		var keep, defaulted ast.Expr
 		var names []string
 		if d != nil {
 			for n := range d.DefaultValues {
@@ -468,41 +471,57 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 		slices.Sort(names)
 		for _, n := range names {
 			ne := &ast.BinaryExpr{X: ident(k), Op: token.NEQ, Y: stringLit(n)}
+			eq := &ast.BinaryExpr{X: ident(k), Op: token.EQL, Y: stringLit(n)}
 			if keep == nil {
-				keep = ne
+				keep, defaulted = ne, eq
 			} else {
 				keep = &ast.BinaryExpr{X: keep, Op: token.LAND, Y: ne}
+				defaulted = &ast.BinaryExpr{X: defaulted, Op: token.LOR, Y: eq}
 			}
 		}
-		// The value of each attribute, converted to its type.
-		var cases []ast.Expr
-		attrs := make([]string, 0, len(t.AttributeTypes()))
-		for n := range t.AttributeTypes() {
-			attrs = append(attrs, n)
-		}
-		slices.Sort(attrs)
-		for _, n := range attrs {
-			sub := c.conform(ident(v), t.AttributeType(n), child(d, n), depth+1, known)
-			if same(sub) {
-				continue
+		// The value of each attribute, converted to its type: of those
+		// that in tells.
+		valueOf := func(in func(string) bool) ast.Expr {
+			var cases []ast.Expr
+			for _, n := range slices.Sorted(maps.Keys(t.AttributeTypes())) {
+				if !in(n) {
+					continue
+				}
+				sub := c.conform(ident(v), t.AttributeType(n), child(d, n), depth+1, known)
+				if same(sub) {
+					continue
+				}
+				cases = append(cases, &ast.Comprehension{
+					Clauses: []ast.Clause{&ast.IfClause{Condition: &ast.BinaryExpr{X: ident(k), Op: token.EQL, Y: stringLit(n)}}},
+					Value:   asStruct(sub),
+				})
 			}
-			cases = append(cases, &ast.Comprehension{
-				Clauses: []ast.Clause{&ast.IfClause{Condition: &ast.BinaryExpr{X: ident(k), Op: token.EQL, Y: stringLit(n)}}},
-				Value:   asStruct(sub),
-			})
+			if len(cases) == 0 {
+				return ident(v)
+			}
+			return index(list(append(cases, ident(v))...), intLit(0))
 		}
-		if keep == nil && len(cases) == 0 {
-			return x
+		loop := func() ast.Clause { return &ast.ForClause{Key: ident(k), Value: ident(v), Source: x} }
+		if keep == nil {
+			val := valueOf(func(string) bool { return true })
+			if same(val) {
+				return x
+			}
+			mapped = structFor([]ast.Clause{loop()}, ident(k), val)
+			break
 		}
-		var val ast.Expr = ident(v)
-		if len(cases) > 0 {
-			val = index(list(append(cases, ident(v))...), intLit(0))
-		}
-		clauses := []ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}}
-		if keep != nil {
-			clauses = append(clauses, &ast.IfClause{Condition: &ast.BinaryExpr{X: paren(keep), Op: token.LOR, Y: nullTestOf(ident(v), kindUnknown, known, true)}})
-		}
-		mapped = structFor(clauses, ident(k), val)
+		// Two comprehensions, not one with keep || notNull(v): CUE
+		// evaluates both operands of ||, so an attribute not known yet
+		// would leave the whole struct unknown, and with it the list it
+		// is an element of (a route whose next hop waits for apply made
+		// every route's description unknown).
+		hasDefault := func(n string) bool { return slices.Contains(names, n) }
+		s := structFor([]ast.Clause{loop(), &ast.IfClause{Condition: keep}}, ident(k), valueOf(func(n string) bool { return !hasDefault(n) }))
+		s.Elts = append(s.Elts, &ast.Comprehension{
+			Clauses: []ast.Clause{loop(), &ast.IfClause{Condition: defaulted}, &ast.IfClause{Condition: nullTestOf(ident(v), kindUnknown, known, true)}},
+			Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: ident(k)}, valueOf(hasDefault))}},
+		})
+		mapped = s
 	default:
 		return x
 	}
