@@ -30,4 +30,32 @@
 // InExpr, InBody and InModule find the references in an expression, a body
 // (with dynamic block iterators bound) and a whole module; CheckModule
 // checks all of a module's references at once.
+//
+// Walk and WalkBody walk native syntax with the Scope in force at each
+// expression: the names that for expressions and dynamic blocks bind, and
+// the context objects (each, count, self) of the declaration. A Scope
+// resolves a traversal either to a Binding, which names the collection it
+// ranges over, or to a Reference, so that every interpreter of
+// expressions (the reference finder, the mock's schema inference, the
+// rules that follow a value) scopes names alike:
+//
+//	refs.Walk(expr, refs.NewScope(refs.Context{Each: true}, forEach), func(e hcl.Expression, s *refs.Scope) bool {
+//		st, ok := e.(*hclsyntax.ScopeTraversalExpr)
+//		if !ok {
+//			return true
+//		}
+//		root, _ := s.Resolve(st.Traversal, module)
+//		switch {
+//		case root.Binding != nil:
+//			// x.id in [for x in aws_subnet.a : x.id]: an element of
+//			// root.Binding.Over, then root.Rest.
+//		case root.Reference != nil:
+//			// aws_subnet.a, or each.value: an element of s.ForEach().
+//		}
+//		return true
+//	})
+//
+// An interpreter that evaluates bottom-up, in an order of its own, scopes
+// its recursion with Scope.For and Scope.Dynamic instead, and keeps what it
+// knows of each collection expression to follow a binding's Over to it.
 package refs

@@ -13,130 +13,81 @@ import (
 )
 
 // InExpr finds the references in an expression. The names an expression
-// binds itself (the variables of a for expression) are not references; hcl
-// leaves them out.
+// binds itself (the variables of a for expression) are not references.
 func InExpr(expr hcl.Expression, ctx ParseRefContext) ([]*Reference, hcl.Diagnostics) {
 	f := &finder{ctx: ctx}
-	f.expr(expr, nil)
+	f.expr(expr)
 	return f.result()
 }
 
-// InBody finds the references in a block body and in its nested blocks. The
-// iterator of a dynamic block (its label, or its iterator argument) is bound
-// inside its labels and content, so each.value-like uses of it are not
-// references. Bodies that the loader merged (override files, "_" escape
-// blocks) are walked part by part.
-//
-// JSON bodies are walked through hcl's generic API: a dynamic block written
-// as a direct property is understood, but one nested inside another JSON
-// block object is read as plain attributes.
+// InBody finds the references in a block body and in its nested blocks, as
+// WalkBody walks them: the iterator of a dynamic block (its label, or its
+// iterator argument) is bound inside its labels and content, so
+// each.value-like uses of it are not references.
 func InBody(body hcl.Body, ctx ParseRefContext) ([]*Reference, hcl.Diagnostics) {
 	f := &finder{ctx: ctx}
-	f.body(body, nil)
+	f.body(body)
 	return f.result()
 }
 
+// finder collects the references of the expressions it walks, in scope,
+// the outermost scope of their declaration (nil outside one).
 type finder struct {
 	ctx   ParseRefContext
-	refs  []*Reference
+	scope *Scope
+	uses  []Use
 	diags hcl.Diagnostics
 }
 
 func (f *finder) result() ([]*Reference, hcl.Diagnostics) {
-	slices.SortStableFunc(f.refs, func(a, b *Reference) int { return compareRanges(a.Traversal.SourceRange(), b.Traversal.SourceRange()) })
-	return f.refs, f.diags
+	refs := make([]*Reference, len(f.uses))
+	for i, u := range f.uses {
+		refs[i] = u.Reference
+	}
+	slices.SortStableFunc(refs, func(a, b *Reference) int { return compareRanges(a.Traversal.SourceRange(), b.Traversal.SourceRange()) })
+	return refs, f.diags
 }
 
 func compareRanges(a, b hcl.Range) int {
 	return cmp.Or(strings.Compare(a.Filename, b.Filename), cmp.Compare(a.Start.Byte, b.Start.Byte))
 }
 
-func (f *finder) expr(e hcl.Expression, bound []string) {
-	if e == nil {
-		return
-	}
-	for _, t := range e.Variables() {
-		if slices.Contains(bound, t.RootName()) {
-			continue
-		}
-		f.traversal(t)
-	}
+func (f *finder) expr(e hcl.Expression) {
+	Walk(e, f.scope, f.visit)
 }
 
-func (f *finder) traversal(t hcl.Traversal) {
-	ref, diags := Parse(t, f.ctx)
+func (f *finder) body(b hcl.Body) {
+	WalkBody(b, f.scope, f.visit)
+}
+
+// visit adds the reference that a traversal expression makes, unless its
+// root is bound. A JSON expression has no parts to visit: its variables
+// are its traversals.
+func (f *finder) visit(e hcl.Expression, s *Scope) bool {
+	switch e := e.(type) {
+	case *hclsyntax.ScopeTraversalExpr:
+		f.resolve(e.Traversal, s)
+	case hclsyntax.Expression:
+	default:
+		for _, t := range e.Variables() {
+			f.resolve(t, s)
+		}
+	}
+	return true
+}
+
+func (f *finder) resolve(t hcl.Traversal, s *Scope) {
+	root, diags := s.Resolve(t, f.ctx)
 	f.diags = append(f.diags, diags...)
-	if ref != nil {
-		f.refs = append(f.refs, ref)
+	if root.Reference != nil {
+		f.uses = append(f.uses, Use{Reference: root.Reference, Context: s.Context()})
 	}
 }
 
-func (f *finder) body(b hcl.Body, bound []string) {
-	if b == nil {
-		return
-	}
-	if parts := config.BodyParts(b); len(parts) > 1 {
-		for _, p := range parts {
-			f.body(p, bound)
-		}
-		return
-	}
-	// The schema names every block type the syntax has, so that the body's
-	// own hidden arguments and blocks (the meta-arguments a decoder already
-	// took) stay hidden and everything else is seen.
-	schema := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "dynamic", LabelNames: []string{"type"}}}}
-	if sb, ok := b.(*hclsyntax.Body); ok {
-		for _, blk := range sb.Blocks {
-			if !slices.ContainsFunc(schema.Blocks, func(h hcl.BlockHeaderSchema) bool { return h.Type == blk.Type }) {
-				schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: blk.Type, LabelNames: labelNames(len(blk.Labels))})
-			}
-		}
-	}
-	content, remain, _ := b.PartialContent(schema)
-	attrs, _ := remain.JustAttributes()
-	for _, a := range attrs {
-		f.expr(a.Expr, bound)
-	}
-	for _, blk := range content.Blocks {
-		if blk.Type == "dynamic" {
-			f.dynamic(blk, bound)
-		} else {
-			f.body(blk.Body, bound)
-		}
-	}
-}
-
-var dynamicSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "for_each"}, {Name: "iterator"}, {Name: "labels"}},
-	Blocks:     []hcl.BlockHeaderSchema{{Type: "content"}},
-}
-
-func (f *finder) dynamic(blk *hcl.Block, bound []string) {
-	content, _, _ := blk.Body.PartialContent(dynamicSchema)
-	iterator := blk.Labels[0]
-	if a, ok := content.Attributes["iterator"]; ok {
-		if kw := hcl.ExprAsKeyword(a.Expr); kw != "" {
-			iterator = kw
-		}
-	}
-	if a, ok := content.Attributes["for_each"]; ok {
-		f.expr(a.Expr, bound)
-	}
-	inner := append(slices.Clip(bound), iterator)
-	if a, ok := content.Attributes["labels"]; ok {
-		f.expr(a.Expr, inner)
-	}
-	for _, c := range content.Blocks {
-		f.body(c.Body, inner)
-	}
-}
-
-func labelNames(n int) []string {
-	names := make([]string, n)
-	for i := range names {
-		names[i] = fmt.Sprintf("label%d", i)
-	}
-	return names
+// traversal adds the reference of a traversal that is no expression (a
+// depends_on entry, a middleware attachment): nothing binds its root.
+func (f *finder) traversal(t hcl.Traversal) {
+	f.resolve(t, f.scope)
 }
 
 // Use is a reference found in a module, with the declaration it is written
@@ -194,15 +145,16 @@ type moduleWalker struct {
 // collect runs fill on a new finder and adds what it finds to the walker,
 // as written in the declaration in, with no context objects.
 func (w *moduleWalker) collect(in string, fill func(f *finder)) {
-	w.collectIn(in, Context{}, fill)
+	w.collectIn(in, NewScope(Context{}, nil), fill)
 }
 
-// collectIn is collect for a place with the context objects ctx.
-func (w *moduleWalker) collectIn(in string, ctx Context, fill func(f *finder)) {
-	f := &finder{ctx: w.m}
+// collectIn is collect for a place whose outermost scope is s.
+func (w *moduleWalker) collectIn(in string, s *Scope, fill func(f *finder)) {
+	f := &finder{ctx: w.m, scope: s}
 	fill(f)
-	for _, r := range f.refs {
-		w.uses = append(w.uses, Use{Reference: r, In: in, Context: ctx})
+	for _, u := range f.uses {
+		u.In = in
+		w.uses = append(w.uses, u)
 	}
 	w.diags = append(w.diags, f.diags...)
 }
@@ -218,22 +170,22 @@ func (w *moduleWalker) walk() {
 		w.collect(fmt.Sprintf("variable %q", v.Name), func(f *finder) { checkRules(f, v.Validations) })
 	}
 	for _, l := range config.InOrder(m.Locals) {
-		w.collect("locals", func(f *finder) { f.expr(l.Expr, nil) })
+		w.collect("locals", func(f *finder) { f.expr(l.Expr) })
 	}
 	for _, o := range config.InOrder(m.Outputs) {
 		w.collect(fmt.Sprintf("output %q", o.Name), func(f *finder) {
-			f.expr(o.Expr, nil)
+			f.expr(o.Expr)
 			traversals(f, o.DependsOn)
 			checkRules(f, o.Preconditions)
 		})
 	}
 	for _, mc := range config.InOrder(m.ModuleCalls) {
-		w.collectIn(fmt.Sprintf("module %q", mc.Name), Context{Each: mc.ForEach != nil, Count: mc.Count != nil}, func(f *finder) {
+		w.collectIn(fmt.Sprintf("module %q", mc.Name), NewScope(Context{Each: mc.ForEach != nil, Count: mc.Count != nil}, mc.ForEach), func(f *finder) {
 			for _, e := range []hcl.Expression{mc.Source, mc.VersionExpr, mc.Count, mc.ForEach, mc.Enabled} {
-				f.expr(e, nil)
+				f.expr(e)
 			}
 			traversals(f, mc.DependsOn)
-			f.body(mc.Config, nil)
+			f.body(mc.Config)
 		})
 	}
 	for _, rs := range []map[string]*config.Resource{m.ManagedResources, m.DataResources, m.EphemeralResources} {
@@ -242,9 +194,9 @@ func (w *moduleWalker) walk() {
 		}
 	}
 	for _, p := range config.InOrder(m.ProviderConfigs) {
-		w.collectIn(fmt.Sprintf("provider %q", p.Name), Context{Each: p.ForEach != nil}, func(f *finder) {
-			f.expr(p.ForEach, nil)
-			f.body(p.Config, nil)
+		w.collectIn(fmt.Sprintf("provider %q", p.Name), NewScope(Context{Each: p.ForEach != nil}, p.ForEach), func(f *finder) {
+			f.expr(p.ForEach)
+			f.body(p.Config)
 			for _, r := range p.Middleware {
 				f.traversal(r.Traversal)
 			}
@@ -258,18 +210,18 @@ func (w *moduleWalker) walk() {
 		}
 	}
 	for _, im := range m.Imports {
-		w.collectIn("import", Context{Each: im.ForEach != nil}, func(f *finder) {
-			f.expr(im.ID, nil)
-			f.expr(im.ForEach, nil)
+		w.collectIn("import", NewScope(Context{Each: im.ForEach != nil}, im.ForEach), func(f *finder) {
+			f.expr(im.ID)
+			f.expr(im.ForEach)
 		})
 	}
 	for _, rm := range m.Removed {
-		w.collectIn("removed", Context{Self: true}, func(f *finder) { provisioners(f, rm.Provisioners, rm.Connection) })
+		w.collectIn("removed", NewScope(Context{Self: true}, nil), func(f *finder) { provisioners(f, rm.Provisioners, rm.Connection) })
 	}
 	for _, mw := range config.InOrder(m.Middleware) {
 		w.collect(fmt.Sprintf("middleware %q", mw.Name), func(f *finder) {
 			for _, e := range []hcl.Expression{mw.Command, mw.Args, mw.Env} {
-				f.expr(e, nil)
+				f.expr(e)
 			}
 		})
 	}
@@ -278,28 +230,28 @@ func (w *moduleWalker) walk() {
 			continue // decoded above
 		}
 		for _, fb := range config.InOrder(blocks) {
-			w.collect(fmt.Sprintf("%s %q", blockType, fb.Name), func(f *finder) { f.body(fb.Body, nil) })
+			w.collect(fmt.Sprintf("%s %q", blockType, fb.Name), func(f *finder) { f.body(fb.Body) })
 		}
 	}
 }
 
 func (w *moduleWalker) resource(r *config.Resource, in string) {
 	ctx := Context{Each: r.ForEach != nil, Count: r.Count != nil}
-	w.collectIn(in, ctx, func(f *finder) {
+	w.collectIn(in, NewScope(ctx, r.ForEach), func(f *finder) {
 		for _, e := range []hcl.Expression{r.Count, r.ForEach, r.Enabled} {
-			f.expr(e, nil)
+			f.expr(e)
 		}
 		traversals(f, r.DependsOn)
-		f.body(r.Config, nil)
+		f.body(r.Config)
 		for _, e := range r.Lifecycle.ReplaceTriggeredBy {
-			f.expr(e, nil)
+			f.expr(e)
 		}
 		checkRules(f, r.Lifecycle.Preconditions)
 	})
 	// self is the instance in its postconditions, provisioners and
 	// connection blocks.
 	ctx.Self = true
-	w.collectIn(in, ctx, func(f *finder) {
+	w.collectIn(in, NewScope(ctx, r.ForEach), func(f *finder) {
 		checkRules(f, r.Lifecycle.Postconditions)
 		provisioners(f, r.Provisioners, r.Connection)
 	})
@@ -313,19 +265,19 @@ func traversals(f *finder, ts []hcl.Traversal) {
 
 func checkRules(f *finder, rules []*config.CheckRule) {
 	for _, r := range rules {
-		f.expr(r.Condition, nil)
-		f.expr(r.ErrorMessage, nil)
+		f.expr(r.Condition)
+		f.expr(r.ErrorMessage)
 	}
 }
 
 func provisioners(f *finder, ps []*config.Provisioner, conn *config.Connection) {
 	if conn != nil {
-		f.body(conn.Config, nil)
+		f.body(conn.Config)
 	}
 	for _, p := range ps {
-		f.body(p.Config, nil)
+		f.body(p.Config)
 		if p.Connection != nil {
-			f.body(p.Connection.Config, nil)
+			f.body(p.Connection.Config)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package refs
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -50,6 +51,59 @@ func FuzzParse(f *testing.F) {
 			}
 			_ = Check(r, m)
 			_ = r.Subject.String()
+		}
+	})
+}
+
+// FuzzWalk parses arbitrary expressions and walks them. It must never
+// panic, and the traversals that resolve to no binding must be the ones
+// hcl's own Variables reports: the walker scopes for expressions as hcl
+// does. Text that parses as a configuration body is walked as one too.
+func FuzzWalk(f *testing.F) {
+	for _, seed := range []string{
+		"var.a", "[for x in var.l : x if x.ok]", "{for k, v in local.m : k => [for k in v : k]}",
+		"[for var in var.l : var.a]", "a[*].b", `"%{for x in y}${x}%{endfor}"`, "f([for i, i in x : i]...)",
+		"[for x in [for x in x : x] : x]", "x ? [for y in z : y] : y",
+		"dynamic \"d\" {\n for_each = d.x\n iterator = i\n labels = [i.key]\n content { a = i.value }\n}\n",
+		"dynamic {\n}\n", "dynamic \"a\" \"b\" {\n content {}\n}\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if file, diags := hclsyntax.ParseConfig([]byte(text), "f.tf", hcl.InitialPos); !diags.HasErrors() {
+			WalkBody(file.Body, nil, func(e hcl.Expression, s *Scope) bool {
+				if st, ok := e.(*hclsyntax.ScopeTraversalExpr); ok {
+					_, _ = s.Resolve(st.Traversal, fakeCtx{})
+				}
+				return true
+			})
+		}
+		expr, diags := hclsyntax.ParseExpression([]byte(text), "f.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			return
+		}
+		var free []hcl.Range
+		Walk(expr, nil, func(e hcl.Expression, s *Scope) bool {
+			st, ok := e.(*hclsyntax.ScopeTraversalExpr)
+			if !ok {
+				return true
+			}
+			root, _ := s.Resolve(st.Traversal, fakeCtx{})
+			if b := root.Binding; b != nil {
+				if b.Over == nil || b.Name != st.Traversal.RootName() {
+					t.Fatalf("%s: binding %+v for %s", text, b, st.Traversal.RootName())
+				}
+				return true
+			}
+			free = append(free, st.Traversal.SourceRange())
+			return true
+		})
+		var want []hcl.Range
+		for _, tr := range expr.Variables() {
+			want = append(want, tr.SourceRange())
+		}
+		if !slices.Equal(free, want) {
+			t.Fatalf("%s: the walk leaves %v free, hcl %v", text, free, want)
 		}
 	})
 }

@@ -129,32 +129,6 @@ func (t *tracked) dynamic() bool { return t != nil && t.ty == cty.DynamicPseudoT
 // condition or an object key) inspects it.
 func (t *tracked) operand() bool { return t.dynamic() && !t.fallback }
 
-// anyScope binds the names that for expressions, for_each (each) and
-// dynamic blocks (their iterator) introduce.
-type anyScope struct {
-	parent *anyScope
-	name   string
-	val    *tracked            // a for expression's variable; nil when untracked
-	attrs  map[string]*tracked // each and iterators: each.value
-}
-
-func (s *anyScope) lookup(name string) (*anyScope, bool) {
-	for ; s != nil; s = s.parent {
-		if s.name == name {
-			return s, true
-		}
-	}
-	return nil, false
-}
-
-func (s *anyScope) bind(name string, val *tracked) *anyScope {
-	return &anyScope{parent: s, name: name, val: val}
-}
-
-func (s *anyScope) bindAttrs(name string, attrs map[string]*tracked) *anyScope {
-	return &anyScope{parent: s, name: name, attrs: attrs}
-}
-
 // anyClassifier walks a module's expressions bottom-up: each expression's
 // value is evaluated to a *tracked, and each expression decides, from
 // how it uses the tracked values of its operands, whether it inspects
@@ -163,6 +137,13 @@ type anyClassifier struct {
 	m    *config.Module
 	vars map[string]*anyVar
 	anon map[*hclsyntax.AnonSymbolExpr]anonItem
+	// elems is the element of each collection that names range over: a
+	// for expression's collection, the for_each of a block (each.value) or
+	// of a dynamic block (the iterator's value), keyed by the expression,
+	// as refs.Binding.Over and refs.Scope.ForEach name it. It is set when
+	// the collection is evaluated, before the names are read; nil where
+	// the collection is not tracked.
+	elems map[hcl.Expression]*tracked
 	// tolerant is above zero while the walk is inside a tolerant read: an
 	// argument of try but the last, of can, the map of a lookup with a
 	// default. A shape that the read does not find gives the fallback
@@ -177,6 +158,10 @@ type anyClassifier struct {
 	reads map[*accessTree]guard
 	// validating is the variable whose validation blocks the walk is in.
 	validating *anyVar
+}
+
+func newAnyClassifier(m *config.Module, vars map[string]*anyVar) *anyClassifier {
+	return &anyClassifier{m: m, vars: vars, anon: map[*hclsyntax.AnonSymbolExpr]anonItem{}, elems: map[hcl.Expression]*tracked{}}
 }
 
 // anonItem is the element that a splat's item symbol stands for, with the
@@ -202,7 +187,7 @@ func checkAnyTypeInspected(p *Pass) {
 	if len(files) == 0 {
 		return
 	}
-	c := &anyClassifier{m: p.Module, vars: vars, anon: map[*hclsyntax.AnonSymbolExpr]anonItem{}}
+	c := newAnyClassifier(p.Module, vars)
 	c.module(files)
 	for _, v := range config.InOrder(p.Module.Variables) {
 		av := vars[v.Name]
@@ -259,7 +244,7 @@ func (c *anyClassifier) module(files map[string]bool) {
 	}
 }
 
-func (c *anyClassifier) body(b *hclsyntax.Body, sc *anyScope, top bool) {
+func (c *anyClassifier) body(b *hclsyntax.Body, sc *refs.Scope, top bool) {
 	for _, attr := range b.Attributes {
 		c.eval(attr.Expr, sc)
 	}
@@ -268,7 +253,7 @@ func (c *anyClassifier) body(b *hclsyntax.Body, sc *anyScope, top bool) {
 	}
 }
 
-func (c *anyClassifier) block(blk *hclsyntax.Block, sc *anyScope, top bool) {
+func (c *anyClassifier) block(blk *hclsyntax.Block, sc *refs.Scope, top bool) {
 	b := blk.Body
 	switch {
 	case top && blk.Type == "variable":
@@ -290,14 +275,15 @@ func (c *anyClassifier) block(blk *hclsyntax.Block, sc *anyScope, top bool) {
 	case top && (blk.Type == "resource" || blk.Type == "data" || blk.Type == "ephemeral" || blk.Type == "module" || blk.Type == "import"):
 		// count and for_each are evaluated first: what they read guards
 		// the rest of the block.
-		inner := sc
+		var forEach hcl.Expression
 		guards := map[*accessTree]guard{}
 		if attr, ok := b.Attributes["for_each"]; ok {
 			t, reads := c.evalReads(attr.Expr, sc)
 			if t.dynamic() {
 				c.iterate(t, attr.Expr.Range(), "for_each = %s")
 			}
-			inner = sc.bindAttrs("each", map[string]*tracked{"value": c.elementOf(t)})
+			forEach = attr.Expr
+			c.elems[forEach] = c.elementOf(t)
 			maps.Copy(guards, reads)
 		}
 		if attr, ok := b.Attributes["count"]; ok {
@@ -307,6 +293,10 @@ func (c *anyClassifier) block(blk *hclsyntax.Block, sc *anyScope, top bool) {
 			}
 			maps.Copy(guards, reads)
 		}
+		// The block's other expressions are in the declaration's scope,
+		// where each.value is an element of the for_each.
+		_, count := b.Attributes["count"]
+		inner := refs.NewScope(refs.Context{Each: forEach != nil, Count: count}, forEach)
 		c.guarded(guards, func() {
 			for name, attr := range b.Attributes {
 				if name != "for_each" && name != "count" {
@@ -318,23 +308,21 @@ func (c *anyClassifier) block(blk *hclsyntax.Block, sc *anyScope, top bool) {
 			}
 		})
 	case !top && blk.Type == "dynamic" && len(blk.Labels) == 1:
-		iterator := blk.Labels[0]
+		var forEach, iterator hcl.Expression
 		if attr, ok := b.Attributes["iterator"]; ok {
-			if kw := hcl.ExprAsKeyword(attr.Expr); kw != "" {
-				iterator = kw
-			}
+			iterator = attr.Expr
 		}
-		var elem *tracked
 		var guards map[*accessTree]guard
 		if attr, ok := b.Attributes["for_each"]; ok {
 			t, reads := c.evalReads(attr.Expr, sc)
 			if t.dynamic() {
 				c.iterate(t, attr.Expr.Range(), "for_each = %s")
 			}
-			elem = c.elementOf(t)
+			forEach = attr.Expr
+			c.elems[forEach] = c.elementOf(t)
 			guards = reads
 		}
-		inner := sc.bindAttrs(iterator, map[string]*tracked{"value": elem})
+		inner := sc.Dynamic(blk.Labels[0], forEach, iterator)
 		c.guarded(guards, func() {
 			for name, attr := range b.Attributes {
 				if name != "for_each" && name != "iterator" {
@@ -416,7 +404,7 @@ const (
 
 // evalReads evaluates e and returns, with its value, the parts of
 // variables that e reads.
-func (c *anyClassifier) evalReads(e hclsyntax.Expression, sc *anyScope) (*tracked, map[*accessTree]guard) {
+func (c *anyClassifier) evalReads(e hclsyntax.Expression, sc *refs.Scope) (*tracked, map[*accessTree]guard) {
 	outer := c.reads
 	c.reads = map[*accessTree]guard{}
 	t := c.eval(e, sc)
@@ -545,41 +533,44 @@ func (c *anyClassifier) traversal(t *tracked, tr hcl.Traversal, rng hcl.Range) *
 	return t
 }
 
-// root resolves the start of a scope traversal: a bound name, or
-// var.NAME of an any-typed variable. It returns the tracked value and the
-// steps left.
-func (c *anyClassifier) root(tr hcl.Traversal, sc *anyScope) (*tracked, hcl.Traversal) {
-	name := tr.RootName()
-	rest := tr[1:]
-	if b, ok := sc.lookup(name); ok {
-		if b.attrs == nil {
-			return b.val, rest
+// root resolves the start of a scope traversal in sc: a for variable's
+// value, an iterator's or each's .value (elements of what their
+// collection holds), or var.NAME of an any-typed variable. It returns the
+// tracked value and the steps left; nil for anything else, a for
+// expression's key included.
+func (c *anyClassifier) root(tr hcl.Traversal, sc *refs.Scope) (*tracked, hcl.Traversal) {
+	root, _ := sc.Resolve(tr, c.m)
+	if b := root.Binding; b != nil {
+		switch b.Kind {
+		case refs.ForValue:
+			return c.elems[b.Over], root.Rest
+		case refs.Iterator:
+			if len(root.Rest) > 0 {
+				if a, ok := root.Rest[0].(hcl.TraverseAttr); ok && a.Name == "value" {
+					return c.elems[b.Over], root.Rest[1:]
+				}
+			}
 		}
-		if len(rest) == 0 {
-			return nil, nil
-		}
-		a, ok := rest[0].(hcl.TraverseAttr)
-		if !ok {
-			return nil, nil
-		}
-		return b.attrs[a.Name], rest[1:]
-	}
-	if name != "var" || len(rest) == 0 {
 		return nil, nil
 	}
-	a, ok := rest[0].(hcl.TraverseAttr)
-	if !ok {
+	if root.Reference == nil {
 		return nil, nil
 	}
-	v := c.vars[a.Name]
-	if v == nil {
-		return nil, nil
+	switch s := root.Reference.Subject.(type) {
+	case refs.EachAttr:
+		if s.Name == "value" && sc.ForEach() != nil {
+			return c.elems[sc.ForEach()], root.Reference.Remaining
+		}
+	case refs.InputVariable:
+		if v := c.vars[s.Name]; v != nil {
+			return &tracked{v: v, ty: v.ty, acc: v.acc}, root.Reference.Remaining
+		}
 	}
-	return &tracked{v: v, ty: v.ty, acc: v.acc}, rest[1:]
+	return nil, nil
 }
 
 // eval walks e and returns what is known of its value.
-func (c *anyClassifier) eval(e hclsyntax.Expression, sc *anyScope) *tracked {
+func (c *anyClassifier) eval(e hclsyntax.Expression, sc *refs.Scope) *tracked {
 	switch e := e.(type) {
 	case nil:
 		return nil
@@ -671,18 +662,11 @@ func (c *anyClassifier) eval(e hclsyntax.Expression, sc *anyScope) *tracked {
 		return nil
 	case *hclsyntax.ForExpr:
 		coll := c.eval(e.CollExpr, sc)
-		var elem *tracked
-		if coll != nil {
-			if coll.dynamic() {
-				c.iterate(coll, e.CollExpr.Range(), "for over %s")
-			}
-			elem = c.elementOf(coll)
+		if coll.dynamic() {
+			c.iterate(coll, e.CollExpr.Range(), "for over %s")
 		}
-		inner := sc
-		if e.KeyVar != "" {
-			inner = inner.bind(e.KeyVar, nil)
-		}
-		inner = inner.bind(e.ValVar, elem)
+		c.elems[e.CollExpr] = c.elementOf(coll)
+		inner := sc.For(e)
 		// The filter runs first: what it reads guards the key and value.
 		var guards map[*accessTree]guard
 		if e.CondExpr != nil {
@@ -728,12 +712,12 @@ func (c *anyClassifier) eval(e hclsyntax.Expression, sc *anyScope) *tracked {
 		return nil
 	}
 	// Any other node: visit its children for references.
-	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+	refs.Walk(e, sc, func(n hcl.Expression, s *refs.Scope) bool {
 		if st, ok := n.(*hclsyntax.ScopeTraversalExpr); ok {
-			t, rest := c.root(st.Traversal, sc)
+			t, rest := c.root(st.Traversal, s)
 			c.traversal(t, rest, st.Range())
 		}
-		return nil
+		return true
 	})
 	return nil
 }
@@ -799,7 +783,7 @@ func isNullLiteral(e hclsyntax.Expression) bool {
 	return ok && lit.Val.IsNull()
 }
 
-func (c *anyClassifier) call(e *hclsyntax.FunctionCallExpr, sc *anyScope) *tracked {
+func (c *anyClassifier) call(e *hclsyntax.FunctionCallExpr, sc *refs.Scope) *tracked {
 	name := strings.TrimPrefix(e.Name, "core::")
 	// What the function looks inside of, argument by argument, is its
 	// spec's: a conversion function (tostring) looks at nothing, but

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-
 	"github.com/tofucue/tofucue/config"
 )
 
@@ -26,7 +24,7 @@ func inspectionsOf(t *testing.T, src string) map[string][]string {
 		t.Fatal(diags.Error())
 	}
 	vars := anyTypedVariables(m)
-	c := &anyClassifier{m: m, vars: vars, anon: map[*hclsyntax.AnonSymbolExpr]anonItem{}}
+	c := newAnyClassifier(m, vars)
 	c.module(nil)
 	out := map[string][]string{}
 	for name, av := range vars {
@@ -114,6 +112,18 @@ module "c" {
   port     = each.value.port
 }`,
 			want: map[string][]string{"m": {`each.value.port@21`, `r.value.port@10`}},
+		},
+		{
+			name: "a for variable named var or each reads no variable and no for_each",
+			src: `variable "x" { type = any }
+resource "r" "a" {
+  for_each = var.x
+  a = [for var in local.l : var.x.name]
+  b = [for each in local.l : each.value.name]
+  c = [for k, each in var.x : each]
+  d = [for k, each in var.x : each.name]
+}`,
+			want: map[string][]string{"x": {`each.name@7`, `for over var.x@6`, `for over var.x@7`, `for_each = var.x@3`}},
 		},
 		{
 			name: "splats and nested any",

@@ -320,7 +320,7 @@ func (inf *inference) module(m *config.Module) {
 		collectSetJSON(p.sb, p.body, &later)
 	}
 
-	w := &walker{m: m, inf: inf, anon: map[*hclsyntax.AnonSymbolExpr]*resolved{}}
+	w := &walker{m: m, inf: inf, anon: map[*hclsyntax.AnonSymbolExpr]*resolved{}, elems: map[hcl.Expression]*resolved{}}
 	hasOther := false
 	for _, path := range sortedKeys(m.Files) {
 		body, ok := m.Files[path].Body.(*hclsyntax.Body)

@@ -388,6 +388,58 @@ locals {
 	}
 }
 
+// TestInferScopes checks that uses through bound names reach the
+// collection the names range over, and only the innermost binding of a
+// name: a for variable named var, a for variable that shadows another, a
+// key (which reaches nothing), dynamic iterators with and without an
+// iterator argument.
+func TestInferScopes(t *testing.T) {
+	m := writeModule(t, map[string]string{"main.tf": `
+resource "aws_vpc" "v" { cidr_block = "x" }
+locals {
+  ids    = [for var in aws_vpc.v.subnets : var.id]
+  ports  = [for s in aws_vpc.v.groups : [for s in s.rules : s.port + 1]]
+  keys   = [for k, v in aws_vpc.v.pairs : k.name]
+}
+resource "aws_instance" "i" {
+  dynamic "ebs" {
+    for_each = aws_vpc.v.disks
+    content {
+      size = ebs.value.size
+      dynamic "tag" {
+        for_each = ebs.value.tags
+        iterator = t
+        content { key = t.value.name }
+      }
+    }
+  }
+}
+`})
+	s := &Schemas{}
+	s.Infer(m)
+	b := s.Block(config.ManagedMode, "aws_vpc")
+	want := map[string]cty.Type{
+		"subnets": cty.List(cty.Object(map[string]cty.Type{"id": cty.String})),
+		"groups":  cty.List(cty.Object(map[string]cty.Type{"rules": cty.List(cty.Object(map[string]cty.Type{"port": cty.Number}))})),
+		// A key reaches no attribute of the elements.
+		"pairs": cty.List(cty.String),
+		"disks": cty.List(cty.Object(map[string]cty.Type{
+			"size": cty.String,
+			"tags": cty.List(cty.Object(map[string]cty.Type{"name": cty.String})),
+		})),
+	}
+	for name, ty := range want {
+		a := b.Attributes[name]
+		if a == nil {
+			t.Errorf("%s: missing", name)
+			continue
+		}
+		if !a.Type.Equals(ty) {
+			t.Errorf("%s: type %#v, want %#v", name, a.Type, ty)
+		}
+	}
+}
+
 // TestInferKeepsLoaded checks that inference does not replace a loaded
 // schema, and that it infers only the types no schema file describes.
 func TestInferKeepsLoaded(t *testing.T) {

@@ -52,24 +52,22 @@ func (r *resolved) elem() *resolved {
 	return r.with(step{kind: stepElem})
 }
 
-// binding is a name that an expression binds: the value variable of a for
-// expression, or the iterator of a dynamic block (whose .value is the
-// element).
-type binding struct {
-	name     string
-	base     *resolved
-	iterator bool
-}
-
 // walker finds the uses of resource attributes in a module's native
 // syntax: references, splats, for expressions over resources, dynamic
 // block iterators, and the contexts that tell a type (function arguments,
-// operators, conditions, for_each and count).
+// operators, conditions, for_each and count). The names that for
+// expressions and dynamic blocks bind are the refs.Scope's; the walker
+// follows a bound name to an element of the collection it ranges over
+// through elems.
 type walker struct {
-	m     *config.Module
-	inf   *inference
-	scope []binding
-	anon  map[*hclsyntax.AnonSymbolExpr]*resolved
+	m    *config.Module
+	inf  *inference
+	anon map[*hclsyntax.AnonSymbolExpr]*resolved
+	// elems is what an element of each collection that a for expression
+	// or a dynamic block ranges over reaches, keyed by the collection (its
+	// refs.Binding's Over). It is set as the walk evaluates the
+	// collection, before the names bound to it are read.
+	elems map[hcl.Expression]*resolved
 	self  *typeKey
 }
 
@@ -82,7 +80,7 @@ func (w *walker) record(r *resolved, h hint, f stringForm) {
 
 func (w *walker) file(body *hclsyntax.Body) {
 	for _, name := range sortedKeys(body.Attributes) {
-		w.attr(name, body.Attributes[name].Expr)
+		w.attr(name, body.Attributes[name].Expr, nil)
 	}
 	for _, blk := range body.Blocks {
 		var self *typeKey
@@ -96,29 +94,32 @@ func (w *walker) file(body *hclsyntax.Body) {
 				self = &typeKey{config.EphemeralMode, blk.Labels[0]}
 			}
 		}
+		// self is the resource everywhere in its block: where tofu
+		// does not give it, the module fails validation before any
+		// schema matters.
 		w.self = self
-		w.body(blk.Body)
+		w.body(blk.Body, nil)
 		w.self = nil
 	}
 }
 
-func (w *walker) body(body *hclsyntax.Body) {
+func (w *walker) body(body *hclsyntax.Body, sc *refs.Scope) {
 	for _, name := range sortedKeys(body.Attributes) {
-		w.attr(name, body.Attributes[name].Expr)
+		w.attr(name, body.Attributes[name].Expr, sc)
 	}
 	for _, blk := range body.Blocks {
 		if blk.Type == "dynamic" && len(blk.Labels) == 1 {
-			w.dynamic(blk)
+			w.dynamic(blk, sc)
 			continue
 		}
-		w.body(blk.Body)
+		w.body(blk.Body, sc)
 	}
 }
 
 // attr walks an argument's expression; some argument names tell the type
 // of a value they take whole.
-func (w *walker) attr(name string, expr hclsyntax.Expression) {
-	r := w.expr(expr)
+func (w *walker) attr(name string, expr hclsyntax.Expression, sc *refs.Scope) {
+	r := w.expr(expr, sc)
 	switch name {
 	case "for_each":
 		w.record(r, hintMap, formNone)
@@ -129,79 +130,72 @@ func (w *walker) attr(name string, expr hclsyntax.Expression) {
 	}
 }
 
-func (w *walker) dynamic(blk *hclsyntax.Block) {
-	iterator := blk.Labels[0]
-	var base *resolved
+func (w *walker) dynamic(blk *hclsyntax.Block, sc *refs.Scope) {
+	var forEach, iterator hcl.Expression
 	if a, ok := blk.Body.Attributes["for_each"]; ok {
-		base = w.expr(a.Expr).elem()
+		forEach = a.Expr
+		w.elems[forEach] = w.expr(a.Expr, sc).elem()
 	}
 	if a, ok := blk.Body.Attributes["iterator"]; ok {
-		if kw := hcl.ExprAsKeyword(a.Expr); kw != "" {
-			iterator = kw
-		}
+		iterator = a.Expr
 	}
-	w.scope = append(w.scope, binding{name: iterator, base: base, iterator: true})
-	defer func() { w.scope = w.scope[:len(w.scope)-1] }()
+	inner := sc.Dynamic(blk.Labels[0], forEach, iterator)
 	for _, name := range sortedKeys(blk.Body.Attributes) {
 		if name != "for_each" {
-			w.expr(blk.Body.Attributes[name].Expr)
+			w.expr(blk.Body.Attributes[name].Expr, inner)
 		}
 	}
 	for _, c := range blk.Body.Blocks {
-		w.body(c.Body)
+		w.body(c.Body, inner)
 	}
 }
 
 // expr records the uses inside an expression and returns what the
 // expression itself reaches, if it is a path into a resource.
-func (w *walker) expr(e hclsyntax.Expression) *resolved {
+func (w *walker) expr(e hclsyntax.Expression, sc *refs.Scope) *resolved {
 	switch e := e.(type) {
 	case nil:
 		return nil
 	case *hclsyntax.ScopeTraversalExpr:
-		r := w.traversal(e.Traversal)
+		r := w.traversal(e.Traversal, sc)
 		w.record(r, 0, formNone)
 		return r
 	case *hclsyntax.RelativeTraversalExpr:
-		r := w.expr(e.Source).with(stepsOf(e.Traversal)...)
+		r := w.expr(e.Source, sc).with(stepsOf(e.Traversal)...)
 		w.record(r, 0, formNone)
 		return r
 	case *hclsyntax.IndexExpr:
-		coll := w.expr(e.Collection)
-		w.expr(e.Key)
+		coll := w.expr(e.Collection, sc)
+		w.expr(e.Key, sc)
 		r := coll.with(indexStep(e.Key))
 		w.record(r, 0, formNone)
 		return r
 	case *hclsyntax.SplatExpr:
-		src := w.expr(e.Source)
+		src := w.expr(e.Source, sc)
 		if src != nil && !src.whole {
 			w.record(src, hintList, formNone)
 		}
 		w.anon[e.Item] = src.elem()
-		w.expr(e.Each)
+		w.expr(e.Each, sc)
 		delete(w.anon, e.Item)
 		return nil
 	case *hclsyntax.AnonSymbolExpr:
 		return w.anon[e]
 	case *hclsyntax.ForExpr:
-		coll := w.expr(e.CollExpr)
+		coll := w.expr(e.CollExpr, sc)
 		if coll != nil && !coll.whole {
 			w.record(coll, hintList, formNone)
 		}
-		n := len(w.scope)
-		if e.KeyVar != "" {
-			w.scope = append(w.scope, binding{name: e.KeyVar})
-		}
-		w.scope = append(w.scope, binding{name: e.ValVar, base: coll.elem()})
-		w.expr(e.KeyExpr)
-		w.expr(e.ValExpr)
-		w.expr(e.CondExpr)
-		w.scope = w.scope[:n]
+		w.elems[e.CollExpr] = coll.elem()
+		inner := sc.For(e)
+		w.expr(e.KeyExpr, inner)
+		w.expr(e.ValExpr, inner)
+		w.expr(e.CondExpr, inner)
 		return nil
 	case *hclsyntax.FunctionCallExpr:
-		return w.call(e)
+		return w.call(e, sc)
 	case *hclsyntax.BinaryOpExpr:
-		l, r := w.expr(e.LHS), w.expr(e.RHS)
+		l, r := w.expr(e.LHS, sc), w.expr(e.RHS, sc)
 		switch e.Op {
 		case hclsyntax.OpAdd, hclsyntax.OpSubtract, hclsyntax.OpMultiply, hclsyntax.OpDivide, hclsyntax.OpModulo,
 			hclsyntax.OpGreaterThan, hclsyntax.OpGreaterThanOrEqual, hclsyntax.OpLessThan, hclsyntax.OpLessThanOrEqual:
@@ -213,7 +207,7 @@ func (w *walker) expr(e hclsyntax.Expression) *resolved {
 		}
 		return nil
 	case *hclsyntax.UnaryOpExpr:
-		v := w.expr(e.Val)
+		v := w.expr(e.Val, sc)
 		switch e.Op {
 		case hclsyntax.OpLogicalNot:
 			w.record(v, hintBool, formNone)
@@ -222,78 +216,77 @@ func (w *walker) expr(e hclsyntax.Expression) *resolved {
 		}
 		return nil
 	case *hclsyntax.ConditionalExpr:
-		w.record(w.expr(e.Condition), hintBool, formNone)
-		w.expr(e.TrueResult)
-		w.expr(e.FalseResult)
+		w.record(w.expr(e.Condition, sc), hintBool, formNone)
+		w.expr(e.TrueResult, sc)
+		w.expr(e.FalseResult, sc)
 		return nil
 	case *hclsyntax.ParenthesesExpr:
-		return w.expr(e.Expression)
+		return w.expr(e.Expression, sc)
 	case *hclsyntax.TemplateWrapExpr:
-		return w.expr(e.Wrapped)
+		return w.expr(e.Wrapped, sc)
 	case *hclsyntax.TemplateExpr:
 		for _, p := range e.Parts {
-			w.expr(p)
+			w.expr(p, sc)
 		}
 		return nil
 	case *hclsyntax.TemplateJoinExpr:
-		w.expr(e.Tuple)
+		w.expr(e.Tuple, sc)
 		return nil
 	case *hclsyntax.TupleConsExpr:
 		for _, x := range e.Exprs {
-			w.expr(x)
+			w.expr(x, sc)
 		}
 		return nil
 	case *hclsyntax.ObjectConsExpr:
 		for _, item := range e.Items {
-			w.expr(item.KeyExpr)
-			w.expr(item.ValueExpr)
+			w.expr(item.KeyExpr, sc)
+			w.expr(item.ValueExpr, sc)
 		}
 		return nil
 	case *hclsyntax.ObjectConsKeyExpr:
 		if !e.ForceNonLiteral && hcl.ExprAsKeyword(e.Wrapped) != "" {
 			return nil // a bare name is a literal key
 		}
-		w.expr(e.Wrapped)
+		w.expr(e.Wrapped, sc)
 		return nil
 	case *hclsyntax.LiteralValueExpr:
 		return nil
 	}
 	// Anything else: its traversals are plain references.
 	for _, t := range e.Variables() {
-		w.record(w.traversal(t), 0, formNone)
+		w.record(w.traversal(t, sc), 0, formNone)
 	}
 	return nil
 }
 
-// traversal resolves an absolute traversal: a bound name, self, or a
-// reference to a resource.
-func (w *walker) traversal(t hcl.Traversal) *resolved {
-	if len(t) == 0 {
+// traversal resolves an absolute traversal in sc: a bound name (an
+// element of what its collection reaches: a for value, an iterator's
+// .value), self, or a reference to a resource.
+func (w *walker) traversal(t hcl.Traversal, sc *refs.Scope) *resolved {
+	root, _ := sc.Resolve(t, w.m)
+	if b := root.Binding; b != nil {
+		rest := stepsOf(root.Rest)
+		switch b.Kind {
+		case refs.ForValue:
+			return w.elems[b.Over].with(rest...)
+		case refs.Iterator:
+			if len(rest) == 0 || rest[0].kind != stepAttr || rest[0].name != "value" {
+				return nil
+			}
+			return w.elems[b.Over].with(rest[1:]...)
+		}
+		return nil // a key reaches no attribute
+	}
+	if root.Reference == nil {
 		return nil
 	}
-	root := t.RootName()
-	for i := len(w.scope) - 1; i >= 0; i-- {
-		b := w.scope[i]
-		if b.name != root {
-			continue
-		}
-		rest := stepsOf(t[1:])
-		if !b.iterator {
-			return b.base.with(rest...)
-		}
-		if len(rest) == 0 || rest[0].kind != stepAttr || rest[0].name != "value" {
-			return nil
-		}
-		return b.base.with(rest[1:]...)
-	}
-	if root == "self" {
+	if _, ok := root.Reference.Subject.(refs.Self); ok {
 		if w.self == nil {
 			return nil
 		}
-		return &resolved{key: *w.self, steps: stepsOf(t[1:])}
+		return &resolved{key: *w.self, steps: stepsOf(root.Reference.Remaining)}
 	}
-	ref, _ := refs.Parse(t, w.m)
-	return fromRef(ref)
+	return fromRef(root.Reference)
 }
 
 func fromRef(ref *refs.Reference) *resolved {
@@ -384,10 +377,10 @@ func argHint(a tofufuncs.Arg) (hint, stringForm) {
 	return h, f
 }
 
-func (w *walker) call(e *hclsyntax.FunctionCallExpr) *resolved {
+func (w *walker) call(e *hclsyntax.FunctionCallExpr, sc *refs.Scope) *resolved {
 	args := make([]*resolved, len(e.Args))
 	for i, a := range e.Args {
-		args[i] = w.expr(a)
+		args[i] = w.expr(a, sc)
 	}
 	name := strings.TrimPrefix(e.Name, "core::")
 	spec, _ := tofufuncs.Lookup(name)
