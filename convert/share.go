@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue/ast"
-	"cuelang.org/go/cue/ast/astutil"
 	"cuelang.org/go/cue/format"
 )
 
@@ -78,13 +77,7 @@ func (c *converter) shareIn(s *ast.StructLit, outer map[string]bool, keys map[as
 		for _, e := range same {
 			replace[e] = true
 		}
-		astutil.Apply(s, func(cur astutil.Cursor) bool {
-			if replace[cur.Node()] {
-				cur.Replace(ident(name))
-				return false
-			}
-			return true
-		}, nil)
+		replaceNodes(s, func(n ast.Node) bool { return replace[n] }, func(ast.Node) ast.Node { return ident(name) })
 		// The calls around those replaced read otherwise now.
 		clear(keys)
 		lets[name] = &ast.LetClause{Ident: ident(name), Expr: same[0]}
