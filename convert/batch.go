@@ -266,6 +266,9 @@ func Batch(dirs []string, opts BatchOptions, progress func(done, total int)) *Su
 	if opts.Options.templates == nil {
 		opts.Options.templates = newTemplateCache()
 	}
+	if opts.Options.comments == nil {
+		opts.Options.comments = newCommentCache()
+	}
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)

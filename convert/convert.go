@@ -33,6 +33,8 @@ type Options struct {
 
 	// templates are the templates converted in a batch (see templates.go).
 	templates *templateCache
+	// comments are the comments of the files converted in a batch.
+	comments *commentCache
 }
 
 // Result is a converted module.
@@ -325,7 +327,7 @@ func (c *converter) fileDecls(path string, f *hcl.File) []ast.Decl {
 		return nil
 	}
 	var decls []ast.Decl
-	c.comments = newCommentSet(path, f.Bytes)
+	c.comments = c.opts.comments.of(path, f)
 	for _, block := range body.Blocks {
 		decls = append(decls, c.block(block)...)
 	}

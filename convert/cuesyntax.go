@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/ast/astutil"
 	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
@@ -384,4 +385,72 @@ func labelName(l ast.Label) (string, bool) {
 		return "str:" + l.Value, true
 	}
 	return "", false
+}
+
+// replaceNodes replaces, in root, each node that target takes with what
+// replacement makes of it, wherever it occurs, and returns root, or what
+// replaces it: as astutil.Apply does with a function that replaces those
+// nodes and does not look into them. Apply allocates a cursor for every
+// node it visits, and the trees here are whole resource bodies of which a
+// few nodes change; ast.Walk finds the parents of those, and Apply visits
+// the children of those parents only. A parent that the converter put in
+// two places is walked twice, and its children counted the first time.
+// Where Apply does not make each replacement Walk found, as for a target
+// at the root, it goes over the whole tree, which then has nothing more to
+// replace. (Apply also points the identifiers resolved to a field's value
+// it replaces at the new value: the converter's are not resolved.)
+func replaceNodes(root ast.Node, target func(ast.Node) bool, replacement func(ast.Node) ast.Node) ast.Node {
+	// visit numbers the nodes walked into, so that a parent's first
+	// visit is told from its later ones.
+	type visit struct {
+		n  ast.Node
+		at int
+	}
+	var stack []visit
+	var parents []ast.Node
+	first := map[ast.Node]int{}
+	found, at := 0, 0
+	ast.Walk(root, func(n ast.Node) bool {
+		if !target(n) {
+			at++
+			stack = append(stack, visit{n, at})
+			return true
+		}
+		if len(stack) == 0 {
+			found++ // the root: see below
+			return false
+		}
+		p := stack[len(stack)-1]
+		if v, ok := first[p.n]; !ok {
+			first[p.n] = p.at
+			parents = append(parents, p.n)
+		} else if v != p.at {
+			return false
+		}
+		found++
+		return false
+	}, func(ast.Node) { stack = stack[:len(stack)-1] })
+	replace := func(c astutil.Cursor) bool {
+		if target(c.Node()) {
+			c.Replace(replacement(c.Node()))
+			return false
+		}
+		return true
+	}
+	done := 0
+	for _, p := range parents {
+		astutil.Apply(p, func(c astutil.Cursor) bool {
+			if c.Node() == p {
+				return true
+			}
+			if !replace(c) {
+				done++
+			}
+			return false
+		}, nil)
+	}
+	if done != found {
+		return astutil.Apply(root, replace, nil)
+	}
+	return root
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue/ast"
-	"cuelang.org/go/cue/ast/astutil"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -205,24 +204,26 @@ func withLet(inst ast.Expr, name string, value ast.Expr) ast.Expr {
 // shadows k or v: they are bound while it is converted (fresh).
 func inlineEach(inst ast.Expr, each string, key ast.Expr, v string) ast.Expr {
 	keyName := identName(key)
-	return astutil.Apply(inst, func(c astutil.Cursor) bool {
-		sel, ok := c.Node().(*ast.SelectorExpr)
+	// The name each.key or each.value stands for, "" for another node.
+	inlined := func(n ast.Node) string {
+		sel, ok := n.(*ast.SelectorExpr)
 		if !ok {
-			return true
+			return ""
 		}
 		if x, ok := sel.X.(*ast.Ident); !ok || x.Name != each {
-			return true
+			return ""
 		}
 		switch identName(sel.Sel) {
 		case "key":
-			if keyName != "" {
-				c.Replace(ident(keyName))
-			}
+			return keyName
 		case "value":
-			c.Replace(ident(v))
+			return v
 		}
-		return true
-	}, nil).(ast.Expr)
+		return ""
+	}
+	return replaceNodes(inst,
+		func(n ast.Node) bool { return inlined(n) != "" },
+		func(n ast.Node) ast.Node { return ident(inlined(n)) }).(ast.Expr)
 }
 
 // refersTo reports whether the identifier name occurs in n.

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue/ast"
-	"cuelang.org/go/cue/ast/astutil"
 	"cuelang.org/go/cue/format"
 )
 
@@ -30,18 +29,25 @@ import (
 // a reference to it is, and an error in it is an error there only. (CUE
 // rejects a let that nothing refers to; each let made here has two
 // references at least.)
-func (c *converter) share(s *ast.StructLit) { c.shareIn(s, nil) }
+func (c *converter) share(s *ast.StructLit) { c.shareIn(s, nil, map[ast.Expr]string{}) }
 
 // shareIn is share for a struct inside the lets of enclosing structs,
-// whose names it leaves to them.
-func (c *converter) shareIn(s *ast.StructLit, outer map[string]bool) {
+// whose names it leaves to them. keys are the keys of the calls found so
+// far (see libCalls).
+func (c *converter) shareIn(s *ast.StructLit, outer map[string]bool, keys map[ast.Expr]string) {
+	occs := libCalls(s, keys)
+	if len(occs) == 0 {
+		// No call here, nor in the comprehensions' bodies inside, as in
+		// most structs: the walks below, and those of each body at
+		// every depth of comprehensions, would find nothing to do.
+		return
+	}
 	taken := identNames(s)
 	for n := range outer {
 		taken[n] = true
 	}
 	lets := map[string]*ast.LetClause{}
-	for {
-		occs := libCalls(s)
+	for ; ; occs = libCalls(s, keys) {
 		// The converter may put one node in two places; it is replaced
 		// in both, so it is shared only if both may be.
 		stays := map[ast.Expr]bool{}
@@ -71,13 +77,9 @@ func (c *converter) shareIn(s *ast.StructLit, outer map[string]bool) {
 		for _, e := range same {
 			replace[e] = true
 		}
-		astutil.Apply(s, func(cur astutil.Cursor) bool {
-			if replace[cur.Node()] {
-				cur.Replace(ident(name))
-				return false
-			}
-			return true
-		}, nil)
+		replaceNodes(s, func(n ast.Node) bool { return replace[n] }, func(ast.Node) ast.Node { return ident(name) })
+		// The calls around those replaced read otherwise now.
+		clear(keys)
 		lets[name] = &ast.LetClause{Ident: ident(name), Expr: same[0]}
 		// Inside s, where a later let's occurrences are looked for too.
 		s.Elts = append([]ast.Decl{lets[name]}, s.Elts...)
@@ -104,7 +106,7 @@ func (c *converter) shareIn(s *ast.StructLit, outer map[string]bool) {
 		}
 	})
 	for _, b := range bodies {
-		c.shareIn(b, taken)
+		c.shareIn(b, taken, keys)
 	}
 }
 
@@ -156,8 +158,11 @@ type callOcc struct {
 }
 
 // libCalls finds the calls of library functions in s, at any depth, in
-// source order.
-func libCalls(s *ast.StructLit) []callOcc {
+// source order. keys holds the key of each call formatted before, which
+// stays its key until a call inside it is replaced: the struct of a
+// comprehension's body is looked into again at each depth, and
+// formatting was most of the cost of sharing.
+func libCalls(s *ast.StructLit, keys map[ast.Expr]string) []callOcc {
 	var occs []callOcc
 	var scopes [][]string
 	shadowed := func(refs map[string]bool) bool {
@@ -183,9 +188,15 @@ func libCalls(s *ast.StructLit) []callOcc {
 			pushed[n] = true
 		case ast.Expr:
 			if libCallName(n) != "" {
-				b, err := format.Node(n)
-				if err == nil {
-					occs = append(occs, callOcc{expr: n, key: string(b), hoistable: !shadowed(refNames(n))})
+				key, ok := keys[n]
+				if !ok {
+					if b, err := format.Node(n); err == nil {
+						key, ok = string(b), true
+						keys[n] = key
+					}
+				}
+				if ok {
+					occs = append(occs, callOcc{expr: n, key: key, hoistable: !shadowed(refNames(n))})
 				}
 			}
 		}

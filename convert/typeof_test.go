@@ -80,3 +80,37 @@ locals {
 		}
 	}
 }
+
+// TestTypeOfTry checks what typeOf takes for granted of try, which it
+// does not type-check: that OpenTofu's signature of try gives no type
+// for any arguments' types, typeOf's own or those it puts in for the
+// types not known (the parameter's).
+func TestTypeOfTry(t *testing.T) {
+	try := signatures["try"]
+	pt, ok := paramType(try, 0)
+	if !ok {
+		t.Fatal("try has no parameter type")
+	}
+	for _, args := range [][]cty.Type{
+		nil,
+		{pt},
+		{pt, pt},
+		{cty.String},
+		{pt, cty.Number},
+		{cty.List(cty.DynamicPseudoType)},
+		{cty.DynamicPseudoType},
+		{cty.Object(map[string]cty.Type{"a": cty.String}), pt},
+	} {
+		if rt, err := try.ReturnType(args); err == nil && rt != cty.DynamicPseudoType {
+			t.Errorf("try's type for arguments %#v is %#v, not unknown", args, rt)
+		}
+	}
+	c := newConverter(&config.Module{}, Options{}, nil, "")
+	e, diags := hclsyntax.ParseExpression([]byte(`try(1, "a")`), "x.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if got := c.typeOf(e); got != cty.DynamicPseudoType {
+		t.Errorf("typeOf(try(1, \"a\")) = %#v, want unknown", got)
+	}
+}
