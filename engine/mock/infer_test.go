@@ -363,16 +363,7 @@ locals {
 		"obj":                   cty.Object(map[string]cty.Type{"a": cty.String, "b": cty.String}),
 		"list":                  cty.List(cty.String),
 	}
-	for name, ty := range want {
-		a := b.Attributes[name]
-		if a == nil {
-			t.Errorf("%s: missing", name)
-			continue
-		}
-		if !a.Type.Equals(ty) {
-			t.Errorf("%s: type %#v, want %#v", name, a.Type, ty)
-		}
-	}
+	wantTypes(t, b, want)
 	// The generated value fits the uses: third element exists, keys used.
 	v := generate("aws_eks_cluster.c", cty.GetAttrPath("list"), b.Attributes["list"].Type, b.Attributes["list"].shape)
 	if v.LengthInt() != 3 {
@@ -428,16 +419,7 @@ resource "aws_instance" "i" {
 			"tags": cty.List(cty.Object(map[string]cty.Type{"name": cty.String})),
 		})),
 	}
-	for name, ty := range want {
-		a := b.Attributes[name]
-		if a == nil {
-			t.Errorf("%s: missing", name)
-			continue
-		}
-		if !a.Type.Equals(ty) {
-			t.Errorf("%s: type %#v, want %#v", name, a.Type, ty)
-		}
-	}
+	wantTypes(t, b, want)
 }
 
 // TestInferKeepsLoaded checks that inference does not replace a loaded
@@ -599,4 +581,19 @@ func countSchema(b *Block) (computed, args, blocks int) {
 		computed, args, blocks = computed+c, args+a, blocks+n
 	}
 	return
+}
+
+// wantTypes checks that b has each attribute of want, of its type.
+func wantTypes(t *testing.T, b *Block, want map[string]cty.Type) {
+	t.Helper()
+	for name, ty := range want {
+		a := b.Attributes[name]
+		if a == nil {
+			t.Errorf("%s: missing", name)
+			continue
+		}
+		if !a.Type.Equals(ty) {
+			t.Errorf("%s: type %#v, want %#v", name, a.Type, ty)
+		}
+	}
 }
