@@ -361,7 +361,7 @@ func (p *planner) validateProgram(cur cue.Value) error {
 // unifies into another keeps that one, and all it evaluated, alive.
 //
 // A round that can apply nothing but instances whose configuration is
-// not known yet first analyses the dependencies again, on the program
+// not known yet first analyzes the dependencies again, on the program
 // as it now is: the plan's analysis ran where more of the program was
 // an error, and can have made a declaration depend on every other one
 // of its module (an implied task), so that one it feeds waits for it
