@@ -7,7 +7,6 @@ import (
 
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
-	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
@@ -489,23 +488,15 @@ func (c *converter) objectKeys(e hclsyntax.Expression, locals map[string]bool) (
 		}
 		return keys, true
 	case *hclsyntax.ScopeTraversalExpr:
-		t := e.Traversal
-		if len(t) != 2 || t.RootName() != "local" {
+		name, ok := localName(e.Traversal)
+		if !ok || locals[name] || c.m.Locals[name] == nil {
 			return nil, false
 		}
-		a, ok := t[1].(hcl.TraverseAttr)
-		if !ok || locals[a.Name] {
-			return nil, false
-		}
-		l := c.m.Locals[a.Name]
-		if l == nil {
-			return nil, false
-		}
-		x, ok := l.Expr.(hclsyntax.Expression)
+		x, ok := c.m.Locals[name].Expr.(hclsyntax.Expression)
 		if !ok {
 			return nil, false
 		}
-		locals[a.Name] = true
+		locals[name] = true
 		return c.objectKeys(x, locals)
 	}
 	return nil, false

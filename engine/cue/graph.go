@@ -36,6 +36,14 @@ func dependencies(v cue.Value, decls []*decl) map[int][]int {
 	return g.deps
 }
 
+// acyclicDependencies are the dependencies of decls in v analyzed with
+// the flow guard first (as the program stands, with nothing unified in
+// but the guard), and false where they make a cycle.
+func acyclicDependencies(v cue.Value, decls []*decl) (map[int][]int, bool) {
+	deps := dependencies(flowGuard(v.Context()).Unify(v), decls) //nolint:staticcheck // as in shapeRounds.run
+	return deps, acyclic(deps, len(decls))
+}
+
 // newGraph is the state of an analysis of v whose tasks are decls.
 func newGraph(v cue.Value, decls []*decl) *graph {
 	g := &graph{v: v, byPath: map[string]*decl{}, deps: map[int][]int{}, done: map[int]bool{}}

@@ -427,7 +427,7 @@ func (p *planner) gradual(base cue.Value) cue.Value {
 		if !progressed && len(held) > 0 && !reanalyzed {
 			reanalyzed = true
 			p.stats.reanalyses++
-			if again := dependencies(flowGuard(cur.Context()).Unify(cur), p.resources); acyclic(again, len(p.resources)) { //nolint:staticcheck // as in shapeRounds.run
+			if again, ok := acyclicDependencies(cur, p.resources); ok {
 				deps = again
 				continue
 			}

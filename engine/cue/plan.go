@@ -337,7 +337,7 @@ func (p *planner) run(v cue.Value) {
 		// where it finds a cycle that the program as written has not,
 		// the latter's graph orders the plan (analyzed with the flow
 		// guard first, at the cost of one more evaluation).
-		if alt := dependencies(flowGuard(v.Context()).Unify(v), p.resources); acyclic(alt, len(p.resources)) { //nolint:staticcheck // as in shapeRounds.run
+		if alt, ok := acyclicDependencies(v, p.resources); ok {
 			p.deps = alt
 		}
 	}
