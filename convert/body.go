@@ -179,7 +179,7 @@ func (c *converter) dynamic(b *hclsyntax.Block) ast.Expr {
 // and any other for null). The nulls rewritten are those the argument's
 // value may be: the value itself, and the results of conditionals and of
 // try inside it (the guarded elements of [...][0], and the last one,
-// try's fallback).
+// try's fallback; the arguments of the library's #try).
 func nullByDefault(x ast.Expr) ast.Expr {
 	switch x := x.(type) {
 	case *ast.BasicLit:
@@ -188,6 +188,13 @@ func nullByDefault(x ast.Expr) ast.Expr {
 		}
 	case *ast.ParenExpr:
 		x.X = nullByDefault(x.X)
+	case *ast.SelectorExpr:
+		// The library's try: any argument may be its value.
+		if args, ok := libArgs(x, "try"); ok {
+			for i, el := range args.Elts {
+				args.Elts[i] = nullByDefault(el)
+			}
+		}
 	case *ast.IndexExpr:
 		l, ok := x.X.(*ast.ListLit)
 		if !ok {

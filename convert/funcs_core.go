@@ -16,7 +16,7 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "the arguments are checked one by one, `[if (*a | 'error') != 'error' {a}, b][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (the converter's unknownGuard), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#try` of up to six otherwise, which checks the arguments one by one (`[if (*a | 'error') != 'error' {a}, b][0]`), so that an argument not known yet (or holding a value not known yet) leaves the result unknown; where an argument may be unknown while planning and the try may be of a scalar kind, the same checks are written in place, and while that argument is not known yet the result is the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (the converter's unknownGuard), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
 	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
@@ -209,6 +209,11 @@ func convTry(cl *call) ast.Expr {
 	last := len(cl.args) - 1
 	x := cl.args[last]
 	pending := pendingOf(cl.kinds)
+	// tried: the arguments that may evaluate, the last one among them,
+	// and whether each of those before it is tested as it is
+	// (firstOr), so that the library's #try may test them all.
+	tried := []ast.Expr{x}
+	plain := true
 	for i := last - 1; i >= 0; i-- {
 		a := cl.args[i]
 		if _, _, refused := cl.c.refusal(cl.src[i]); refused {
@@ -218,20 +223,30 @@ func convTry(cl *call) ast.Expr {
 		unknown := cl.c.mayBeUnknown(cl.src[i])
 		switch {
 		case pending != nil && unknown:
-			x = orElse(a, x, pending)
+			x, plain = orElse(a, x, pending), false
 		case mayBeScalar(cl.kinds) && unknown:
-			x = orElse(a, x, scalarPending(cl, a))
+			x, plain = orElse(a, x, scalarPending(cl, a)), false
 		case !unknown && last == 1 && plainFallback(x, cl.c.inResource):
 			// try(var.settings.path, ""): what a person writes.
-			x = defaulted(a, x)
+			return defaulted(a, x)
 		default:
 			// a is known while planning, or of a kind with no type to
 			// stand for it.
 			x = firstOr(a, x)
 		}
+		tried = append(tried, a)
+	}
+	if plain && len(tried) >= 2 && len(tried) <= maxTry {
+		// Each argument is tested as firstOr tests it: the library's
+		// #try does that, and the call reads as the HCL does.
+		slices.Reverse(tried)
+		return cl.lib("try", tried...)
 	}
 	return x
 }
+
+// maxTry is the most arguments the library's #try takes.
+const maxTry = 6
 
 // plainFallback is whether try(a, b), a known while planning, may be
 // written as CUE's default, *a | b: b is a literal without a default of
