@@ -209,24 +209,23 @@ func convTry(cl *call) ast.Expr {
 	last := len(cl.args) - 1
 	x := cl.args[last]
 	pending := pendingOf(cl.kinds)
-	// tried: the arguments that may evaluate, the last one among them,
-	// and whether each of those before it is tested as it is
-	// (firstOr), so that the library's #try may test them all.
+	// tried: the arguments that may evaluate, the last one among them;
+	// unknown: whether one that is tested may be unknown while planning.
 	tried := []ast.Expr{x}
-	plain := true
+	unknown := false
 	for i := last - 1; i >= 0; i-- {
 		a := cl.args[i]
 		if _, _, refused := cl.c.refusal(cl.src[i]); refused {
 			// It fails whatever it is given: try goes on.
 			continue
 		}
-		unknown := cl.c.mayBeUnknown(cl.src[i])
+		u := cl.c.mayBeUnknown(cl.src[i])
 		switch {
-		case pending != nil && unknown:
-			x, plain = orElse(a, x, pending), false
-		case mayBeScalar(cl.kinds) && unknown:
-			x, plain = orElse(a, x, scalarPending(cl, a)), false
-		case !unknown && last == 1 && plainFallback(x, cl.c.inResource):
+		case pending != nil && u:
+			x = orElse(a, x, pending)
+		case mayBeScalar(cl.kinds) && u:
+			x = orElse(a, x, scalarPending(cl, a))
+		case !u && last == 1 && plainFallback(x, cl.c.inResource):
 			// try(var.settings.path, ""): what a person writes.
 			return defaulted(a, x)
 		default:
@@ -235,14 +234,24 @@ func convTry(cl *call) ast.Expr {
 			x = firstOr(a, x)
 		}
 		tried = append(tried, a)
+		unknown = unknown || u
 	}
-	if plain && len(tried) >= 2 && len(tried) <= maxTry {
-		// Each argument is tested as firstOr tests it: the library's
-		// #try does that, and the call reads as the HCL does.
-		slices.Reverse(tried)
-		return cl.lib("try", tried...)
+	if len(tried) < 2 || len(tried) > maxTry {
+		return x
 	}
-	return x
+	// The library's #try tests the arguments as firstOr and orElse do,
+	// and the call reads as the HCL does. While an argument is not known
+	// yet, the try is the type of its kind (#kind), or the argument's
+	// own type where that is a scalar one (#own).
+	slices.Reverse(tried)
+	var more []ast.Decl
+	switch id, _ := pending.(*ast.Ident); {
+	case unknown && id != nil:
+		more = append(more, field(ident("#kind"), stringLit(id.Name)))
+	case unknown && mayBeScalar(cl.kinds):
+		more = append(more, field(ident("#own"), ident("true")))
+	}
+	return cl.c.libList("try", list(tried...), more...)
 }
 
 // maxTry is the most arguments the library's #try takes.
