@@ -16,7 +16,7 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#try` of up to six otherwise, which checks the arguments one by one (`[if (*a | 'error') != 'error' {a}, b][0]`), so that an argument not known yet (or holding a value not known yet) leaves the result unknown; where an argument may be unknown while planning and the try may be of a scalar kind, the same checks are written in place, and while that argument is not known yet the result is the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (the converter's unknownGuard), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#try & {#args: [*a | 'error', b]}` of up to six otherwise, which takes the first argument that is not the bytes 'error' (each but the last given as `*a | 'error'`, which holds a's error in), so that an argument not known yet (or holding a value not known yet) leaves the result unknown; where an argument may be unknown while planning and the try may be of a scalar kind, the same checks are written in place, and while that argument is not known yet the result is the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (the converter's unknownGuard), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
 	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
@@ -233,14 +233,20 @@ func convTry(cl *call) ast.Expr {
 			// stand for it.
 			x = firstOr(a, x)
 		}
-		tried = append(tried, a)
+		// The library's #try takes it as (*a | 'error'), so that a's
+		// error is held in the disjunction and is not one of the call.
+		tried = append(tried, xOrError(a))
 		unknown = unknown || u
 	}
 	if len(tried) < 2 || len(tried) > maxTry {
 		return x
 	}
 	// The library's #try tests the arguments as firstOr and orElse do,
-	// and the call reads as the HCL does. While an argument is not known
+	// and the call reads as the HCL does. An argument's error in a
+	// call's #args, not held in a disjunction, would be one of the call
+	// itself wherever CUE finalizes the call's struct first (an error
+	// that the engine's validation of the program reports, a fallback
+	// taken where the argument evaluates). While an argument is not known
 	// yet, the try is the type of its kind (#kind), or the argument's
 	// own type where that is a scalar one (#own).
 	slices.Reverse(tried)
@@ -396,8 +402,11 @@ func evaluates(x ast.Expr, op token.Token) ast.Expr {
 }
 
 // orError is (*x | 'error'): x, or the bytes 'error' where x is an error.
-func orError(x ast.Expr) ast.Expr {
-	return &ast.ParenExpr{X: &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.MUL, X: paren(x)}, Op: token.OR, Y: errorSentinel()}}
+func orError(x ast.Expr) ast.Expr { return &ast.ParenExpr{X: xOrError(x)} }
+
+// xOrError is orError without its parentheses, for a list's element.
+func xOrError(x ast.Expr) ast.Expr {
+	return &ast.BinaryExpr{X: &ast.UnaryExpr{Op: token.MUL, X: paren(x)}, Op: token.OR, Y: errorSentinel()}
 }
 
 // errorSentinel is 'error', which no OpenTofu value is.
