@@ -104,14 +104,13 @@ func (c *converter) lib(name string, args ...ast.Expr) ast.Expr {
 }
 
 // libList is lib with the arguments given as one list expression, for a
-// call whose last argument is expanded with "...", and with the
-// definition's other fields that more gives.
-func (c *converter) libList(name string, args ast.Expr, more ...ast.Decl) ast.Expr {
+// call whose last argument is expanded with "...".
+func (c *converter) libList(name string, args ast.Expr) ast.Expr {
 	c.imports[libImport] = true
 	def := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#" + name)}
 	argsField := &ast.Field{Label: ident("#args"), Value: args}
 	return &ast.SelectorExpr{
-		X:   &ast.ParenExpr{X: binary(token.AND, def, &ast.StructLit{Elts: append([]ast.Decl{argsField}, more...)})},
+		X:   &ast.ParenExpr{X: binary(token.AND, def, &ast.StructLit{Elts: []ast.Decl{argsField}})},
 		Sel: ident("out"),
 	}
 }
@@ -133,7 +132,7 @@ func libArgs(x ast.Expr, name string) (*ast.ListLit, bool) {
 	}
 	def, ok := b.X.(*ast.SelectorExpr)
 	s, ok2 := b.Y.(*ast.StructLit)
-	if !ok || !ok2 || !isIdent(def.X, libImport) || !isIdent(def.Sel, "#"+name) || len(s.Elts) == 0 {
+	if !ok || !ok2 || !isIdent(def.X, libImport) || !isIdent(def.Sel, "#"+name) || len(s.Elts) != 1 {
 		return nil, false
 	}
 	f, ok := s.Elts[0].(*ast.Field)

@@ -16,7 +16,7 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#try & {#args: [*a | 'error', b]}` of up to six otherwise, which takes the first argument that is not the bytes 'error' (each but the last given as `*a | 'error'`, which holds a's error in), so that an argument not known yet (or holding a value not known yet) leaves the result unknown; where an argument may be unknown while planning and the try may be of a scalar kind, the same checks are written in place, and while that argument is not known yet the result is the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (the converter's unknownGuard), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#try & {#args: [*a | 'error', b]}` of up to six where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if (*a | 'error') != 'error' {a}, b][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (the converter's unknownGuard), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
 	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
@@ -233,31 +233,25 @@ func convTry(cl *call) ast.Expr {
 			// stand for it.
 			x = firstOr(a, x)
 		}
-		// The library's #try takes it as (*a | 'error'), so that a's
-		// error is held in the disjunction and is not one of the call.
 		tried = append(tried, xOrError(a))
 		unknown = unknown || u
 	}
-	if len(tried) < 2 || len(tried) > maxTry {
+	if unknown || len(tried) < 2 || len(tried) > maxTry {
 		return x
 	}
-	// The library's #try tests the arguments as firstOr and orElse do,
-	// and the call reads as the HCL does. An argument's error in a
+	// No argument tested may be unknown while planning: the library's
+	// #try tests them as firstOr does, and the call reads as the HCL
+	// does. Each is given as (*a | 'error'): an argument's error in a
 	// call's #args, not held in a disjunction, would be one of the call
 	// itself wherever CUE finalizes the call's struct first (an error
 	// that the engine's validation of the program reports, a fallback
-	// taken where the argument evaluates). While an argument is not known
-	// yet, the try is the type of its kind (#kind), or the argument's
-	// own type where that is a scalar one (#own).
+	// taken where the argument evaluates). One that may be unknown stays
+	// in place: CUE v0.17.1 finalizes an element of #args as a field,
+	// and drops a disjunct that holds a value not known yet where the
+	// same disjunction in place waits for it (terraform-aws-s3-bucket's
+	// lifecycle rules output took its fallback "").
 	slices.Reverse(tried)
-	var more []ast.Decl
-	switch id, _ := pending.(*ast.Ident); {
-	case unknown && id != nil:
-		more = append(more, field(ident("#kind"), stringLit(id.Name)))
-	case unknown && mayBeScalar(cl.kinds):
-		more = append(more, field(ident("#own"), ident("true")))
-	}
-	return cl.c.libList("try", list(tried...), more...)
+	return cl.lib("try", tried...)
 }
 
 // maxTry is the most arguments the library's #try takes.

@@ -8,22 +8,19 @@ import (
 	"github.com/tofucue/tofucue/engine/inputs"
 )
 
-// A dependency that tools/flow cannot see (an element of a list that a
-// for filters by a data source's attribute) is learned by the plan
-// pass's check: the plan runs once more and reads the policy after the
-// identity, as engine/hcl does. Where the graph has it (a direct
-// reference, an argument of the library's #try), nothing is learned.
+// A dependency that tools/flow cannot see (a coalesce waiting for a data
+// source, inside try) is learned by the plan pass's check: the plan runs
+// once more and reads the policy after the identity, as engine/hcl does.
+// Where the graph has it (a direct reference), nothing is learned.
 func TestHiddenDependency(t *testing.T) {
 	for _, c := range []struct {
 		name, src string
 		replans   int
 	}{
 		{
-			// The identity comes first. The try is a call of the
-			// library's #try, whose arguments are references the
-			// graph has: nothing to learn (in place, as
-			// [if (*x | 'error') != 'error' {x}, ""][0], the graph
-			// missed it and the pass learned it).
+			// The identity comes first, and the policy does not
+			// depend on it as far as the graph knows: the pass does
+			// not evaluate the identity's values before the policy.
 			name: "coalesce in try, read before",
 			src: `
 data "aws_caller_identity" "current" {}
@@ -36,6 +33,7 @@ data "aws_iam_policy_document" "p" {
   }
 }
 `,
+			replans: 1,
 		},
 		{
 			name: "coalesce in try",
@@ -50,6 +48,7 @@ locals {
 }
 data "aws_caller_identity" "current" {}
 `,
+			replans: 1,
 		},
 		{
 			name: "filtered for",
