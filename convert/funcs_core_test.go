@@ -15,6 +15,7 @@ func TestCoreFunctionsSameAsOpenTofu(t *testing.T) {
 		// The library's #try takes six; more are written in place.
 		`try(tomap({a = 1})["b"], tomap({a = 1})["c"], tomap({a = 1})["d"], tomap({a = 1})["e"], tomap({a = 1})["f"], "sixth")`,
 		`try(tomap({a = 1})["b"], tomap({a = 1})["c"], tomap({a = 1})["a"], tomap({a = 1})["e"], tomap({a = 1})["f"], "sixth")`,
+		`try(tomap({a = 1})["b"], tomap({a = 1})["c"], tomap({a = 1})["d"], tomap({a = 1})["e"], tomap({a = 1})["a"], "sixth")`,
 		`try(tomap({a = 1})["b"], tomap({a = 1})["c"], tomap({a = 1})["d"], tomap({a = 1})["e"], tomap({a = 1})["f"], tomap({a = 1})["g"], "seventh")`,
 		`try(tomap({a = 1})["b"], tomap({a = 1})["c"], tomap({a = 1})["d"], tomap({a = 1})["e"], tomap({a = 1})["f"], tomap({a = 1})["a"], "seventh")`,
 		`can({a = [][0]})`,
