@@ -189,9 +189,16 @@ func nullByDefault(x ast.Expr) ast.Expr {
 	case *ast.ParenExpr:
 		x.X = nullByDefault(x.X)
 	case *ast.SelectorExpr:
-		// The library's try: any argument may be its value.
+		// The library's try: any argument may be its value, those it
+		// tests given as *a | 'error'.
 		if args, ok := libArgs(x, "try"); ok {
 			for i, el := range args.Elts {
+				if tested, ok := el.(*ast.BinaryExpr); ok && tested.Op == token.OR {
+					if a, ok := tested.X.(*ast.UnaryExpr); ok && a.Op == token.MUL {
+						a.X = nullByDefault(a.X)
+						continue
+					}
+				}
 				args.Elts[i] = nullByDefault(el)
 			}
 		}
