@@ -118,35 +118,19 @@ func (c *converter) libList(name string, args ast.Expr) ast.Expr {
 // libArgs is the list of arguments of x where x is a call of the
 // library definition name that lib wrote.
 func libArgs(x ast.Expr, name string) (*ast.ListLit, bool) {
-	sel, ok := x.(*ast.SelectorExpr)
-	if !ok || !isIdent(sel.Sel, "out") {
+	if libCallName(x) != name {
 		return nil, false
 	}
-	p, ok := sel.X.(*ast.ParenExpr)
-	if !ok {
-		return nil, false
-	}
-	b, ok := p.X.(*ast.BinaryExpr)
-	if !ok || b.Op != token.AND {
-		return nil, false
-	}
-	def, ok := b.X.(*ast.SelectorExpr)
-	s, ok2 := b.Y.(*ast.StructLit)
-	if !ok || !ok2 || !isIdent(def.X, libImport) || !isIdent(def.Sel, "#"+name) || len(s.Elts) != 1 {
+	s, ok := x.(*ast.SelectorExpr).X.(*ast.ParenExpr).X.(*ast.BinaryExpr).Y.(*ast.StructLit)
+	if !ok || len(s.Elts) != 1 {
 		return nil, false
 	}
 	f, ok := s.Elts[0].(*ast.Field)
-	if !ok || !isIdent(f.Label, "#args") {
+	if !ok || identName(f.Label) != "#args" {
 		return nil, false
 	}
 	l, ok := f.Value.(*ast.ListLit)
 	return l, ok
-}
-
-// isIdent reports whether x is the identifier name.
-func isIdent(x ast.Node, name string) bool {
-	id, ok := x.(*ast.Ident)
-	return ok && id.Name == name
 }
 
 // argList is the arguments as one CUE list, with an expanded last

@@ -208,53 +208,64 @@ func convTry(cl *call) ast.Expr {
 	}
 	last := len(cl.args) - 1
 	x := cl.args[last]
-	pending := pendingOf(cl.kinds)
-	// tried: the arguments that may evaluate, the last one among them;
-	// unknown: whether one that is tested may be unknown while planning.
-	tried := []ast.Expr{x}
-	unknown := false
-	for i := last - 1; i >= 0; i-- {
-		a := cl.args[i]
+	// tested: the arguments before the last that may evaluate (one the
+	// type check refuses fails whatever it is given: try goes on), and
+	// whether each may be unknown while planning.
+	var tested []int
+	var unknown []bool
+	anyUnknown := false
+	for i := range last {
 		if _, _, refused := cl.c.refusal(cl.src[i]); refused {
-			// It fails whatever it is given: try goes on.
 			continue
 		}
 		u := cl.c.mayBeUnknown(cl.src[i])
+		tested, unknown = append(tested, i), append(unknown, u)
+		anyUnknown = anyUnknown || u
+	}
+	switch {
+	case len(tested) == 0:
+		return x
+	case last == 1 && !anyUnknown && plainFallback(x, cl.c.inResource):
+		// try(var.settings.path, ""): what a person writes.
+		return defaulted(cl.args[0], x)
+	case !anyUnknown && len(tested) < maxTry:
+		// The library's #try tests the arguments as firstOr does, and
+		// the call reads as the HCL does. Each is given as
+		// (*a | 'error'): an argument's error in a call's #args, not
+		// held in a disjunction, would be one of the call itself
+		// wherever CUE finalizes the call's struct first (an error that
+		// the engine's validation of the program reports, a fallback
+		// taken where the argument evaluates). One that may be unknown
+		// is tested in place, below: CUE v0.17.1 finalizes an element
+		// of #args as a field, and drops a disjunct that holds a value
+		// not known yet where the same disjunction in place waits for it
+		// (terraform-aws-s3-bucket's lifecycle rules output took its
+		// fallback "").
+		args := make([]ast.Expr, 0, len(tested)+1)
+		for _, i := range tested {
+			args = append(args, xOrError(cl.args[i]))
+		}
+		return cl.lib("try", append(args, x)...)
+	}
+	pending := pendingOf(cl.kinds)
+	for j := len(tested) - 1; j >= 0; j-- {
+		a := cl.args[tested[j]]
 		switch {
-		case pending != nil && u:
+		case pending != nil && unknown[j]:
 			x = orElse(a, x, pending)
-		case mayBeScalar(cl.kinds) && u:
+		case mayBeScalar(cl.kinds) && unknown[j]:
 			x = orElse(a, x, scalarPending(cl, a))
-		case !u && last == 1 && plainFallback(x, cl.c.inResource):
-			// try(var.settings.path, ""): what a person writes.
-			return defaulted(a, x)
 		default:
 			// a is known while planning, or of a kind with no type to
 			// stand for it.
 			x = firstOr(a, x)
 		}
-		tried = append(tried, xOrError(a))
-		unknown = unknown || u
 	}
-	if unknown || len(tried) < 2 || len(tried) > maxTry {
-		return x
-	}
-	// No argument tested may be unknown while planning: the library's
-	// #try tests them as firstOr does, and the call reads as the HCL
-	// does. Each is given as (*a | 'error'): an argument's error in a
-	// call's #args, not held in a disjunction, would be one of the call
-	// itself wherever CUE finalizes the call's struct first (an error
-	// that the engine's validation of the program reports, a fallback
-	// taken where the argument evaluates). One that may be unknown stays
-	// in place: CUE v0.17.1 finalizes an element of #args as a field,
-	// and drops a disjunct that holds a value not known yet where the
-	// same disjunction in place waits for it (terraform-aws-s3-bucket's
-	// lifecycle rules output took its fallback "").
-	slices.Reverse(tried)
-	return cl.lib("try", tried...)
+	return x
 }
 
-// maxTry is the most arguments the library's #try takes.
+// maxTry is the most arguments the library's #try takes, the last one
+// among them.
 const maxTry = 6
 
 // plainFallback is whether try(a, b), a known while planning, may be
