@@ -89,6 +89,9 @@ func (c *converter) fieldDecls(f *ast.Field) []ast.Decl {
 		case isSoftNull(x):
 			// A resource's argument null by default is one the
 			// provider decides, as one not given is.
+		case isTop(x):
+			// A module's argument that is _ takes the variable's
+			// default, as one not given does.
 		default:
 			decls = append(decls, &ast.Comprehension{
 				Clauses: clauses,
@@ -121,6 +124,9 @@ func namesIdent(n ast.Node, name string) bool {
 
 // knownConditional takes apart x, a conditional the writer made whose
 // condition is known while planning: its condition and its two results.
+// The second result is guarded by the condition's negation or, where the
+// first is taken whenever it is there, by nothing ([if C {A}, B][0]):
+// with C known the two mean the same.
 func (c *converter) knownConditional(x ast.Expr) (cond ast.Expr, branches [2]ast.Expr, ok bool) {
 	ix, isIndex := x.(*ast.IndexExpr)
 	if !isIndex || !c.knownConds[ix] {
@@ -131,23 +137,29 @@ func (c *converter) knownConditional(x ast.Expr) (cond ast.Expr, branches [2]ast
 		return nil, branches, false
 	}
 	for i, el := range l.Elts {
+		if _, isComp := el.(*ast.Comprehension); !isComp && i == 1 {
+			branches[1] = el
+			continue
+		}
 		comp, isComp := el.(*ast.Comprehension)
 		if !isComp || len(comp.Clauses) != 1 {
 			return nil, branches, false
 		}
 		guard, isIf := comp.Clauses[0].(*ast.IfClause)
 		s, isStruct := comp.Value.(*ast.StructLit)
-		if !isIf || !isStruct || len(s.Elts) != 1 {
-			return nil, branches, false
-		}
-		e, isEmbed := s.Elts[0].(*ast.EmbedDecl)
-		if !isEmbed {
+		if !isIf || !isStruct {
 			return nil, branches, false
 		}
 		if i == 0 {
 			cond = guard.Condition
 		}
-		branches[i] = e.Expr
+		// The result is what the struct embeds alone, or the struct.
+		branches[i] = s
+		if len(s.Elts) == 1 {
+			if e, isEmbed := s.Elts[0].(*ast.EmbedDecl); isEmbed {
+				branches[i] = e.Expr
+			}
+		}
 	}
 	return cond, branches, true
 }

@@ -354,19 +354,25 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 		}
 		if !v.Nullable {
 			// A null argument takes the variable's default:
-			// [if arg != null {arg}, _][0].
-			val = index(&ast.ListLit{Elts: []ast.Expr{
+			// [if arg != null {arg}, _][0], or where the argument is
+			// known while planning, if arg != null {name: arg}.
+			sel := index(&ast.ListLit{Elts: []ast.Expr{
 				&ast.Comprehension{
 					Clauses: []ast.Clause{&ast.IfClause{Condition: nullTestOf(arg, kindOfType(v.Type), known, true)}},
-					Value:   asStruct(val),
+					Value:   asStruct(c.nonNull(val)),
 				},
 				ident("_"),
 			}}, intLit(0))
+			if known {
+				c.knownConds[sel] = true
+			}
+			val = sel
 		}
 		// A quoted label binds no name, so args stays in reach.
 		vars.Elts = append(vars.Elts, field(ast.NewString(name), val))
 	}
 	vars.Elts = append(vars.Elts, c.defaultArguments(cm, passed)...)
+	c.liftFields(vars)
 	mod := &ast.BinaryExpr{
 		X:  index(ident(templateRoot), stringLit(key)),
 		Op: token.AND,
@@ -525,11 +531,36 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 	default:
 		return x
 	}
-	// [if isNull(x) {null}, mapped][0]
-	return index(list(
+	// [if isNull(x) {null}, mapped][0]. Where x is known while planning:
+	// a conditional that a field lifts (if x == null {name: null} and
+	// if x != null {name: mapped}; see liftFields), or within one, where
+	// x is an element, the disjunction mapped | (x & null), one of whose
+	// arms is an error (a for over null, null unified with a list or
+	// struct).
+	if known && depth > 0 {
+		return binary(token.OR, mapped, paren(binary(token.AND, x, ident("null"))))
+	}
+	sel := index(list(
 		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: nullTestOf(x, kindOfType(t), known, false)}}, Value: asStruct(ident("null"))},
 		mapped,
 	), intLit(0))
+	if known {
+		c.knownConds[sel] = true
+	}
+	return sel
+}
+
+// nonNull is x, a conversion conform wrote, where the value converted is
+// not null: the conversion without its null case.
+func (c *converter) nonNull(x ast.Expr) ast.Expr {
+	cond, branches, ok := c.knownConditional(x)
+	if !ok || !isNullLit(branches[0]) {
+		return x
+	}
+	if b, isBinary := cond.(*ast.BinaryExpr); !isBinary || b.Op != token.EQL || !isNullLit(b.Y) {
+		return x
+	}
+	return branches[1]
 }
 
 // conforms reports whether an argument's value needs no conversion to
