@@ -350,7 +350,11 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 		// tests, and its elements', are CUE's own.
 		known := a != nil && !c.mayBeUnknown(a.Expr)
 		if a == nil || !c.conforms(a.Expr, v) {
-			val = c.conform(arg, v.Type, v.TypeDefaults, 0, known)
+			from := cty.DynamicPseudoType
+			if a != nil {
+				from = c.typeOf(a.Expr)
+			}
+			val = c.conform(arg, v.Type, from, v.TypeDefaults, 0, known)
 		}
 		if !v.Nullable {
 			// A null argument takes the variable's default:
@@ -428,7 +432,7 @@ func (c *converter) argScalar(x ast.Expr, typ, fn string) ast.Expr {
 // where isNull(v) is null's test that CUE decides also for a struct
 // holding a value not known yet. A null stays null; a value of type any
 // is left as it is.
-func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth int, known bool) ast.Expr {
+func (c *converter) conform(x ast.Expr, t, from cty.Type, d *typeexpr.Defaults, depth int, known bool) ast.Expr {
 	if depth > 8 {
 		return x
 	}
@@ -452,13 +456,13 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 	case t.IsMapType() && t.ElementType() == cty.DynamicPseudoType:
 		mapped = c.lib("tomap", x)
 	case t.IsListType() || t.IsSetType():
-		elem := c.conform(ident(v), t.ElementType(), child(d, ""), depth+1, known)
+		elem := c.conform(ident(v), t.ElementType(), elementOf(from), child(d, ""), depth+1, known)
 		if same(elem) {
 			return x
 		}
 		mapped = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(elem)})
 	case t.IsMapType():
-		elem := c.conform(ident(v), t.ElementType(), child(d, ""), depth+1, known)
+		elem := c.conform(ident(v), t.ElementType(), elementOf(from), child(d, ""), depth+1, known)
 		if same(elem) {
 			return x
 		}
@@ -466,7 +470,9 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 	case t.IsObjectType():
 		// keep tells the attributes without a default, which stay as
 		// they are, from those with one (defaulted), which are left
-		// out where null.
+		// out where null. An attribute t does not have is dropped, as
+		// OpenTofu drops it (with a warning), where x may have one:
+		// keep then names the attributes kept.
 		var keep, defaulted ast.Expr
 		var names []string
 		if d != nil {
@@ -475,14 +481,31 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 			}
 		}
 		slices.Sort(names)
+		extra := !attributesWithin(from, t)
+		if extra {
+			var kept []string
+			for _, n := range slices.Sorted(maps.Keys(t.AttributeTypes())) {
+				if !slices.Contains(names, n) {
+					kept = append(kept, n)
+				}
+			}
+			keep = c.keyIn(ident(k), kept)
+		}
 		for _, n := range names {
-			ne := &ast.BinaryExpr{X: ident(k), Op: token.NEQ, Y: stringLit(n)}
 			eq := &ast.BinaryExpr{X: ident(k), Op: token.EQL, Y: stringLit(n)}
+			if defaulted == nil {
+				defaulted = eq
+			} else {
+				defaulted = &ast.BinaryExpr{X: defaulted, Op: token.LOR, Y: eq}
+			}
+			if extra {
+				continue
+			}
+			ne := &ast.BinaryExpr{X: ident(k), Op: token.NEQ, Y: stringLit(n)}
 			if keep == nil {
-				keep, defaulted = ne, eq
+				keep = ne
 			} else {
 				keep = &ast.BinaryExpr{X: keep, Op: token.LAND, Y: ne}
-				defaulted = &ast.BinaryExpr{X: defaulted, Op: token.LOR, Y: eq}
 			}
 		}
 		// The value of each attribute, converted to its type: of those
@@ -493,7 +516,7 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 				if !in(n) {
 					continue
 				}
-				sub := c.conform(ident(v), t.AttributeType(n), child(d, n), depth+1, known)
+				sub := c.conform(ident(v), t.AttributeType(n), attributeOf(from, n), child(d, n), depth+1, known)
 				if same(sub) {
 					continue
 				}
@@ -508,12 +531,21 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 			return index(list(append(cases, ident(v))...), intLit(0))
 		}
 		loop := func() ast.Clause { return &ast.ForClause{Key: ident(k), Value: ident(v), Source: x} }
-		if keep == nil {
+		if defaulted == nil {
 			val := valueOf(func(string) bool { return true })
-			if same(val) {
-				return x
+			if keep == nil {
+				if extra {
+					// t has no attribute: every one is dropped.
+					mapped = &ast.StructLit{}
+					break
+				}
+				if same(val) {
+					return x
+				}
+				mapped = structFor([]ast.Clause{loop()}, ident(k), val)
+				break
 			}
-			mapped = structFor([]ast.Clause{loop()}, ident(k), val)
+			mapped = structFor([]ast.Clause{loop(), &ast.IfClause{Condition: keep}}, ident(k), val)
 			break
 		}
 		// Two comprehensions, not one with keep || notNull(v): CUE
@@ -522,7 +554,10 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 		// is an element of (a route whose next hop waits for apply made
 		// every route's description unknown).
 		hasDefault := func(n string) bool { return slices.Contains(names, n) }
-		s := structFor([]ast.Clause{loop(), &ast.IfClause{Condition: keep}}, ident(k), valueOf(func(n string) bool { return !hasDefault(n) }))
+		s := &ast.StructLit{Elts: []ast.Decl{&ast.EmbedDecl{Expr: &ast.StructLit{}}}}
+		if keep != nil {
+			s = structFor([]ast.Clause{loop(), &ast.IfClause{Condition: keep}}, ident(k), valueOf(func(n string) bool { return !hasDefault(n) }))
+		}
 		s.Elts = append(s.Elts, &ast.Comprehension{
 			Clauses: []ast.Clause{loop(), &ast.IfClause{Condition: defaulted}, &ast.IfClause{Condition: nullTestOf(ident(v), kindUnknown, known, true)}},
 			Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: ident(k)}, valueOf(hasDefault))}},
@@ -548,6 +583,75 @@ func (c *converter) conform(x ast.Expr, t cty.Type, d *typeexpr.Defaults, depth 
 		c.knownConds[sel] = true
 	}
 	return sel
+}
+
+// attributesWithin reports whether a value of type from has no attribute
+// that the object type t does not: whether from is an object type whose
+// attributes t has. A map's keys, and those of a value whose type is not
+// known, are not known when converting.
+func attributesWithin(from, t cty.Type) bool {
+	if !from.IsObjectType() {
+		return false
+	}
+	for n := range from.AttributeTypes() {
+		if !t.HasAttribute(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// elementOf is the type of an element of a value of type from, where it
+// has one type; cty.DynamicPseudoType otherwise.
+func elementOf(from cty.Type) cty.Type {
+	var ts []cty.Type
+	switch {
+	case from.IsListType() || from.IsSetType() || from.IsMapType():
+		return from.ElementType()
+	case from.IsTupleType():
+		ts = from.TupleElementTypes()
+	case from.IsObjectType():
+		ts = slices.Collect(maps.Values(from.AttributeTypes()))
+	}
+	if len(ts) == 0 || slices.ContainsFunc(ts, func(t cty.Type) bool { return !t.Equals(ts[0]) }) {
+		return cty.DynamicPseudoType
+	}
+	return ts[0]
+}
+
+// attributeOf is the type of the attribute n of a value of type from,
+// where from is an object type that has it; cty.DynamicPseudoType
+// otherwise.
+func attributeOf(from cty.Type, n string) cty.Type {
+	if from.IsObjectType() && from.HasAttribute(n) {
+		return from.AttributeType(n)
+	}
+	return cty.DynamicPseudoType
+}
+
+// keyIn is the test that the key k is one of names: k == "a", the tests
+// of two or three joined by ||, or list.Contains(["a", ...], k).
+func (c *converter) keyIn(k ast.Expr, names []string) ast.Expr {
+	if len(names) == 0 {
+		return nil
+	}
+	if len(names) > 3 {
+		l := &ast.ListLit{}
+		for _, n := range names {
+			l.Elts = append(l.Elts, stringLit(n))
+		}
+		return c.std("list", "Contains", l, k)
+	}
+	var x ast.Expr
+	for _, n := range names {
+		eq := &ast.BinaryExpr{X: k, Op: token.EQL, Y: stringLit(n)}
+		if x == nil {
+			x = eq
+		} else {
+			x = &ast.BinaryExpr{X: x, Op: token.LOR, Y: eq}
+		}
+	}
+	return x
 }
 
 // nonNull is x, a conversion conform wrote, where the value converted is
