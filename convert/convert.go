@@ -374,6 +374,7 @@ func (c *converter) format(decls []ast.Decl) []byte {
 		file.Decls = append(file.Decls, d)
 	}
 	keepKeywordLabels(file)
+	compactStructs(file)
 	b, err := format.Node(file, format.Simplify())
 	if err != nil {
 		// The converter built syntax the formatter rejects: a bug, kept

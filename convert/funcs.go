@@ -109,10 +109,15 @@ func (c *converter) libList(name string, args ast.Expr) ast.Expr {
 	c.imports[libImport] = true
 	def := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#" + name)}
 	argsField := &ast.Field{Label: ident("#args"), Value: args}
-	return &ast.SelectorExpr{
-		X:   &ast.ParenExpr{X: binary(token.AND, def, &ast.StructLit{Elts: []ast.Decl{argsField}})},
-		Sel: ident("out"),
+	s := &ast.StructLit{Elts: []ast.Decl{argsField}}
+	if inline(args) {
+		// On one line, as a person writes a call: cue/format breaks a
+		// struct whose field and closing brace have no position of their
+		// own.
+		ast.SetRelPos(argsField, token.NoSpace)
+		s.Rbrace = token.NoSpace.Pos()
 	}
+	return &ast.SelectorExpr{X: &ast.ParenExpr{X: binary(token.AND, def, s)}, Sel: ident("out")}
 }
 
 // libArgs is the list of arguments of x where x is a call of the

@@ -395,22 +395,32 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 }
 
 // argScalar is x, a module argument given to a variable of a primitive
-// type (string, number or bool) or to an element of one, converted to it:
-// x itself where it is of that type and cannot be null, the library's
-// conversion (fn: tostring, tonumber, tobool) otherwise. x is a reference
-// (the call's args.NAME, a comprehension's variable), which costs nothing
-// to repeat. For a string:
+// type (string, number or bool) or to an element of one, converted to it
+// by the library (fn: tostring, tonumber, tobool), which gives x itself
+// where it is of that type already:
+//
+//	(tofu.#tostring & {#args: [x]}).out
+//
+// That is where x is known while planning. Where it may not be, the
+// library's first test is written in place, x itself where it is of the
+// type and cannot be null, the library's conversion otherwise (x is a
+// reference, the call's args.NAME or a comprehension's variable, which
+// costs nothing to repeat):
 //
 //	[if [x & string] != _|_ if (x & null) == _|_ {x & string}, (tofu.#tostring & {#args: [x]}).out][0]
 //
 // The conversion, the list's last element, is evaluated only where it is
 // taken; while a test is not known, neither is the list nor the result.
-// The library's conversions take the same path first, but a definition's
-// instance costs far more than the expression: with CUE v0.17.1, every
-// reference to the argument inside the module evaluates the call again,
-// and a list of zone names passed to the vpc module made its subnets'
-// evaluation cost 1.7 times as much through the call as through this.
-func (c *converter) argScalar(x ast.Expr, typ, fn string) ast.Expr {
+// Through the definition alone, with CUE v0.17.1, an argument read from
+// another module's output not known yet (terraform-google-network's
+// private service connect fixture) was not waited for: its resource was
+// applied with a made-up target. And a definition's instance costs more
+// than the expression: every reference to the argument inside the module
+// evaluates the call again.
+func (c *converter) argScalar(x ast.Expr, typ, fn string, known bool) ast.Expr {
+	if known {
+		return c.lib(fn, x)
+	}
 	isType := &ast.BinaryExpr{X: list(binary(token.AND, x, ident(typ))), Op: token.NEQ, Y: &ast.BottomLit{}}
 	fast := &ast.Comprehension{
 		Clauses: []ast.Clause{&ast.IfClause{Condition: isType}, &ast.IfClause{Condition: cannotBeNull(x)}},
@@ -444,11 +454,11 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, d *typeexpr.Defaults, 
 	var mapped ast.Expr
 	switch {
 	case t == cty.String:
-		return c.argScalar(x, "string", "tostring")
+		return c.argScalar(x, "string", "tostring", known)
 	case t == cty.Number:
-		return c.argScalar(x, "number", "tonumber")
+		return c.argScalar(x, "number", "tonumber", known)
 	case t == cty.Bool:
-		return c.argScalar(x, "bool", "tobool")
+		return c.argScalar(x, "bool", "tobool", known)
 	case (t.IsListType() || t.IsSetType()) && t.ElementType() == cty.DynamicPseudoType:
 		// OpenTofu converts the elements to one type: mixed strings,
 		// numbers and bools become strings.

@@ -1,0 +1,167 @@
+package convert
+
+import (
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/ast/astutil"
+	"cuelang.org/go/cue/token"
+)
+
+// compactStructs writes on one line each small struct literal in file
+// that a person writes on one line: in an expression (a list's element,
+// an operand, an argument), or a field's value of two or three fields,
+// {_tags, Name: s.tag_name}. Small is at most three fields or embeddings,
+// each of an atom (see isAtom), with no comment or attribute, and at most
+// maxCompact bytes as the formatter would write them. The formatter
+// breaks a struct whose elements have no position of their own; a
+// field's position relative to the one before it keeps it on the line.
+// A declaration (a field with attributes, @resource) keeps its lines,
+// and so does a struct of one field that is a field's value: the
+// formatter folds it into the label (a: b: c).
+func compactStructs(file *ast.File) {
+	astutil.Apply(file, func(cur astutil.Cursor) bool {
+		s, ok := cur.Node().(*ast.StructLit)
+		if !ok || len(s.Elts) == 0 || len(s.Elts) > 3 {
+			return true
+		}
+		if f, isField := cur.Parent().Node().(*ast.Field); isField && f.Value == s && (len(s.Elts) < 2 || len(f.Attrs) > 0) {
+			return true
+		}
+		if _, isComp := cur.Parent().Node().(*ast.Comprehension); isComp {
+			return true
+		}
+		size := 2
+		for _, d := range s.Elts {
+			n, ok := smallDecl(d)
+			if !ok {
+				return true
+			}
+			size += n + 2
+		}
+		if size > maxCompact {
+			return true
+		}
+		for i, d := range s.Elts {
+			if i == 0 {
+				ast.SetRelPos(d, token.NoSpace)
+			} else {
+				ast.SetRelPos(d, token.Blank)
+			}
+		}
+		s.Rbrace = token.NoSpace.Pos()
+		return false
+	}, nil)
+}
+
+// maxCompact is the longest struct literal compactStructs writes on one
+// line.
+const maxCompact = 60
+
+// smallDecl reports whether d is a field with a plain label, or an
+// embedding, of an atom, without comments or attributes, and its length.
+func smallDecl(d ast.Decl) (int, bool) {
+	if len(ast.Comments(d)) > 0 {
+		return 0, false
+	}
+	switch d := d.(type) {
+	case *ast.EmbedDecl:
+		return atomSize(d.Expr)
+	case *ast.Field:
+		if len(d.Attrs) > 0 || d.Constraint != token.ILLEGAL {
+			return 0, false
+		}
+		name, _, err := ast.LabelName(d.Label)
+		if err != nil {
+			return 0, false
+		}
+		n, ok := atomSize(d.Value)
+		return len(name) + 2 + n, ok
+	}
+	return 0, false
+}
+
+// atomSize reports whether x is an atom, a value a person writes inline
+// (an identifier, a literal, a selection or an index of atoms, a list of
+// at most three atoms), and its length.
+func atomSize(x ast.Expr) (int, bool) {
+	if len(ast.Comments(x)) > 0 {
+		return 0, false
+	}
+	switch x := x.(type) {
+	case *ast.Ident:
+		return len(x.Name), true
+	case *ast.BasicLit:
+		return len(x.Value), true
+	case *ast.SelectorExpr:
+		n, ok := atomSize(x.X)
+		name, _, err := ast.LabelName(x.Sel)
+		return n + 1 + len(name), ok && err == nil
+	case *ast.IndexExpr:
+		a, okA := atomSize(x.X)
+		b, okB := atomSize(x.Index)
+		return a + b + 2, okA && okB
+	case *ast.ListLit:
+		if len(x.Elts) > 3 {
+			return 0, false
+		}
+		size := 2
+		for _, e := range x.Elts {
+			n, ok := atomSize(e)
+			if !ok {
+				return 0, false
+			}
+			size += n + 2
+		}
+		return size, true
+	}
+	return 0, false
+}
+
+// inline reports whether x is written on one line: an atom, a small
+// struct (see compactStructs), an operation, a call or a library call of
+// such. A comprehension, a template or a larger struct takes lines of its
+// own.
+func inline(x ast.Expr) bool {
+	if _, ok := atomSize(x); ok {
+		return true
+	}
+	switch x := x.(type) {
+	case *ast.ParenExpr:
+		return inline(x.X)
+	case *ast.UnaryExpr:
+		return inline(x.X)
+	case *ast.BinaryExpr:
+		return inline(x.X) && inline(x.Y)
+	case *ast.SelectorExpr:
+		return inline(x.X)
+	case *ast.IndexExpr:
+		return inline(x.X) && inline(x.Index)
+	case *ast.CallExpr:
+		return inline(x.Fun) && allInline(x.Args)
+	case *ast.ListLit:
+		return allInline(x.Elts)
+	case *ast.StructLit:
+		// What compactStructs writes on one line.
+		if len(x.Elts) > 3 {
+			return false
+		}
+		size := 2
+		for _, d := range x.Elts {
+			n, ok := smallDecl(d)
+			if !ok {
+				return false
+			}
+			size += n + 2
+		}
+		return size <= maxCompact
+	}
+	return false
+}
+
+func allInline(xs []ast.Expr) bool {
+	for _, x := range xs {
+		if !inline(x) {
+			return false
+		}
+	}
+	return true
+}
