@@ -139,7 +139,7 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 		default:
 			fc = &ast.ForClause{Key: ident(k), Value: ident(v), Source: c.lib("forEach", src)}
 		}
-		c.push(map[string]binding{"each": {cue: eachName, known: c.knownIn(forEach), forEach: forEach}, "": {cue: k, key: k, value: v}})
+		c.push(map[string]binding{"each": {cue: eachName, known: c.knownIn(forEach), forEach: forEach, ty: c.eachType(forEach)}, "": {cue: k, key: k, value: v}})
 		inst := inlineEach(body(), eachName, keyExpr, v)
 		c.pop()
 		inst = withLet(inst, eachName, &ast.StructLit{Elts: []ast.Decl{field(ident("key"), keyExpr), field(ident("value"), ident(v))}})
