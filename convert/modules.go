@@ -519,30 +519,38 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, d *typeexpr.Defaults, 
 			}
 		}
 		// The value of each attribute, converted to its type: of those
-		// that in tells.
-		valueOf := func(in func(string) bool) ast.Expr {
+		// that in tells. closed says that the loop reaches those alone:
+		// where that is one, its conversion needs no test of the key.
+		valueOf := func(in func(string) bool, closed bool) ast.Expr {
 			var cases []ast.Expr
+			var only ast.Expr
+			reached := 0
 			for _, n := range slices.Sorted(maps.Keys(t.AttributeTypes())) {
 				if !in(n) {
 					continue
 				}
+				reached++
 				sub := c.conform(ident(v), t.AttributeType(n), attributeOf(from, n), child(d, n), depth+1, known)
 				if same(sub) {
 					continue
 				}
+				only = sub
 				cases = append(cases, &ast.Comprehension{
 					Clauses: []ast.Clause{&ast.IfClause{Condition: &ast.BinaryExpr{X: ident(k), Op: token.EQL, Y: stringLit(n)}}},
 					Value:   asStruct(sub),
 				})
 			}
-			if len(cases) == 0 {
+			switch {
+			case len(cases) == 0:
 				return ident(v)
+			case closed && reached == 1:
+				return only
 			}
 			return index(list(append(cases, ident(v))...), intLit(0))
 		}
 		loop := func() ast.Clause { return &ast.ForClause{Key: ident(k), Value: ident(v), Source: x} }
 		if defaulted == nil {
-			val := valueOf(func(string) bool { return true })
+			val := valueOf(func(string) bool { return true }, extra)
 			if keep == nil {
 				if extra {
 					// t has no attribute: every one is dropped.
@@ -566,11 +574,11 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, d *typeexpr.Defaults, 
 		hasDefault := func(n string) bool { return slices.Contains(names, n) }
 		s := &ast.StructLit{Elts: []ast.Decl{&ast.EmbedDecl{Expr: &ast.StructLit{}}}}
 		if keep != nil {
-			s = structFor([]ast.Clause{loop(), &ast.IfClause{Condition: keep}}, ident(k), valueOf(func(n string) bool { return !hasDefault(n) }))
+			s = structFor([]ast.Clause{loop(), &ast.IfClause{Condition: keep}}, ident(k), valueOf(func(n string) bool { return !hasDefault(n) }, extra))
 		}
 		s.Elts = append(s.Elts, &ast.Comprehension{
 			Clauses: []ast.Clause{loop(), &ast.IfClause{Condition: defaulted}, &ast.IfClause{Condition: nullTestOf(ident(v), kindUnknown, known, true)}},
-			Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: ident(k)}, valueOf(hasDefault))}},
+			Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: ident(k)}, valueOf(hasDefault, true))}},
 		})
 		mapped = s
 	default:

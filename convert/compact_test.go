@@ -1,0 +1,26 @@
+package convert
+
+import "testing"
+
+// TestCompact checks which library calls and struct literals are written
+// on one line: those whose parts are atoms and small structs, and not a
+// comprehension, a large struct or one with a comment.
+func TestCompact(t *testing.T) {
+	for _, tc := range []struct{ src, want, not string }{
+		// A call of atoms, and one with a small struct among them.
+		{`cidrsubnet(var.f, 4, 1)`, `(tofu.#cidrsubnet & {#args: [_var.f, 4, 1]}).out`, "\x00"},
+		{`merge(var.a, { Name = var.f })`, `(tofu.#merge & {#args: [_var.a, {Name: _var.f}]}).out`, "\x00"},
+		// A call of a call of atoms.
+		{`merge(merge(var.a, var.a), var.a)`, `(tofu.#merge & {#args: [(tofu.#merge & {#args: [_var.a, _var.a]}).out, _var.a]}).out`, "\x00"},
+		// A list with a small struct, and a struct of three fields.
+		{`[{ a = 1, b = var.f }]`, `[{a: 1, b: _var.f}]`, "\x00"},
+		// A struct of four fields keeps its lines, and so does the call.
+		{`merge(var.a, { a = 1, b = 2, c = 3, d = 4 })`, "#merge & {\n", `{a: 1, b: 2`},
+		// A struct past 60 bytes keeps its lines.
+		{`[{ a_rather_long_attribute_name = var.f, another_long_attribute = var.f }]`, "a_rather_long_attribute_name: _var.f\n", `{a_rather_long_attribute_name: _var.f,`},
+		// A comprehension takes lines of its own.
+		{`merge(var.a, { for k in var.l : k => 1 })`, "#merge & {\n", "#merge & {#args"},
+	} {
+		checkForm(t, tc.src, tc.want, tc.not)
+	}
+}
