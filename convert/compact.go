@@ -117,8 +117,8 @@ func atomSize(x ast.Expr) (int, bool) {
 }
 
 // inline reports whether x is written on one line: an atom, a small
-// struct (see compactStructs), an operation, a call or a library call of
-// such. A comprehension, a template or a larger struct takes lines of its
+// struct (see compactStructs), an operation, a call, a library call or a
+// string interpolation of such. A comprehension, a template or a larger struct takes lines of its
 // own.
 func inline(x ast.Expr) bool {
 	if _, ok := atomSize(x); ok {
@@ -137,6 +137,8 @@ func inline(x ast.Expr) bool {
 		return inline(x.X) && inline(x.Index)
 	case *ast.CallExpr:
 		return inline(x.Fun) && allInline(x.Args)
+	case *ast.Interpolation:
+		return allInline(x.Elts)
 	case *ast.ListLit:
 		return allInline(x.Elts)
 	case *ast.StructLit:

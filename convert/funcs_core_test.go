@@ -39,6 +39,10 @@ func TestCoreFunctionsSameAsOpenTofu(t *testing.T) {
 		`try({a = [][0]}, "second")`,
 		`coalesce("", "b", "c")`,
 		`coalesce(null, "b")`,
+		`coalesce(null, "", "c", "d")`,
+		`coalesce(null, 2, "x")`,
+		`coalesce(0, 1)`,
+		`coalesce(false, true)`,
 		`length([1, 2, 3])`,
 		`length({a = 1})`,
 		`length("héllo")`,
@@ -76,4 +80,14 @@ func TestMergeArguments(t *testing.T) {
 			w.check(t, c.wantErr)
 		})
 	}
+}
+
+// TestCoalesce checks coalesce's two forms: the library's where every
+// argument is known while planning, in place where one may not be; and
+// that one of nothing but null and "" is an error, as in OpenTofu.
+func TestCoalesce(t *testing.T) {
+	checkForm(t, `coalesce(var.f, var.a, "d")`, `(tofu.#coalesce & {#args: [_var.f, _var.a, "d"]}).out`, `!= ""`)
+	checkForm(t, `coalesce(terraform_data.d.output, var.f)`, `!= ""`, `#coalesce`)
+	checkErrorLikeOpenTofu(t, `coalesce(null, "")`)
+	checkErrorLikeOpenTofu(t, `coalesce(null, "", "")`)
 }
