@@ -175,6 +175,22 @@ func isSoftNull(x ast.Expr) bool {
 	return ok && u.Op == token.MUL && isNullLit(u.X) && isIdent && top.Name == "_"
 }
 
+// guardOf takes apart x, a conditional known while planning one of whose
+// results is an empty list or struct: the condition under which the
+// other is taken, and the other.
+func (c *converter) guardOf(x ast.Expr) (guard, src ast.Expr, ok bool) {
+	cond, branches, ok := c.knownConditional(x)
+	switch {
+	case !ok:
+		return nil, nil, false
+	case isEmptyCollection(branches[0]):
+		return not(cond), branches[1], true
+	case isEmptyCollection(branches[1]):
+		return cond, branches[0], true
+	}
+	return nil, nil, false
+}
+
 // guardedSource rewrites clauses, whose first is a for over a conditional
 // known while planning one of whose results is an empty list or struct
 // (dynamic "x" { for_each = c ? [] : [v] }, for_each = c ? m : {}), as a
@@ -199,17 +215,8 @@ func (c *converter) guardedSource(clauses []ast.Clause, value ast.Node) []ast.Cl
 	if !ok {
 		return clauses
 	}
-	cond, branches, ok := c.knownConditional(fc.Source)
+	guard, src, ok := c.guardOf(fc.Source)
 	if !ok {
-		return clauses
-	}
-	var guard, src ast.Expr
-	switch {
-	case isEmptyCollection(branches[0]):
-		guard, src = not(cond), branches[1]
-	case isEmptyCollection(branches[1]):
-		guard, src = cond, branches[0]
-	default:
 		return clauses
 	}
 	rest := clauses[1:]

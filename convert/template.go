@@ -136,13 +136,22 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 		iv, _ := c.expr(e.ValExpr)
 		c.pop()
 		val = &ast.ListLit{Elts: []ast.Expr{&ast.Comprehension{Clauses: innerClauses, Value: embed(iv)}}}
+	} else {
+		clauses = c.guardedSource(clauses, &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: key}, val)}})
 	}
 	return structFor(clauses, key, val), kindMap
 }
 
 // sortedFor is the clauses that iterate src in OpenTofu's order: a list in
-// its order, a map or object in the order of its keys.
+// its order, a map or object in the order of its keys. Where src is a
+// conditional known while planning with an empty result, the clauses are
+// guarded by its condition and iterate the other (see guardedSource):
+//
+//	if _var.rules != null for k in list.SortStrings([for k, _ in _var.rules {k}]) let v = _var.rules[k]
 func (c *converter) sortedFor(src ast.Expr, sk kind, keyVar, valVar string) []ast.Clause {
+	if guard, inner, ok := c.guardOf(src); ok {
+		return append([]ast.Clause{&ast.IfClause{Condition: guard}}, c.sortedFor(inner, sk, keyVar, valVar)...)
+	}
 	if sk == kindMap {
 		k := keyVar
 		if k == "" {
