@@ -440,8 +440,12 @@ func (c *converter) argScalar(x ast.Expr, typ, fn string, known bool) ast.Expr {
 //	{for k, v in x if k != "a" || !isNull(v) {(k): v}}
 //
 // where isNull(v) is null's test that CUE decides also for a struct
-// holding a value not known yet. A null stays null; a value of type any
-// is left as it is.
+// holding a value not known yet. An object's attributes that t does not
+// have are dropped, as OpenTofu drops them, unless from, x's type as far
+// as the analysis knows it (cty.DynamicPseudoType where it does not),
+// has none. A null stays null; a value of type any is left as it is.
+// known says that x is known while planning (mayBeUnknown): its null
+// tests are CUE's own, and a conversion the library's alone.
 func (c *converter) conform(x ast.Expr, t, from cty.Type, d *typeexpr.Defaults, depth int, known bool) ast.Expr {
 	if depth > 8 {
 		return x
