@@ -20,24 +20,13 @@ import (
 func compactStructs(file *ast.File) {
 	astutil.Apply(file, func(cur astutil.Cursor) bool {
 		s, ok := cur.Node().(*ast.StructLit)
-		if !ok || len(s.Elts) == 0 || len(s.Elts) > 3 {
+		if !ok {
 			return true
 		}
 		if f, isField := cur.Parent().Node().(*ast.Field); isField && f.Value == s && (len(s.Elts) < 2 || len(f.Attrs) > 0) {
 			return true
 		}
-		if _, isComp := cur.Parent().Node().(*ast.Comprehension); isComp {
-			return true
-		}
-		size := 2
-		for _, d := range s.Elts {
-			n, ok := smallDecl(d)
-			if !ok {
-				return true
-			}
-			size += n + 2
-		}
-		if size > maxCompact {
+		if _, isComp := cur.Parent().Node().(*ast.Comprehension); isComp || !smallStruct(s) {
 			return true
 		}
 		for i, d := range s.Elts {
@@ -55,6 +44,23 @@ func compactStructs(file *ast.File) {
 // maxCompact is the longest struct literal compactStructs writes on one
 // line.
 const maxCompact = 60
+
+// smallStruct reports whether s is small: at most three fields or
+// embeddings of atoms (smallDecl), within maxCompact bytes.
+func smallStruct(s *ast.StructLit) bool {
+	if len(s.Elts) > 3 {
+		return false
+	}
+	size := 2
+	for _, d := range s.Elts {
+		n, ok := smallDecl(d)
+		if !ok {
+			return false
+		}
+		size += n + 2
+	}
+	return size <= maxCompact
+}
 
 // smallDecl reports whether d is a field with a plain label, or an
 // embedding, of an atom, without comments or attributes, and its length.
@@ -143,18 +149,7 @@ func inline(x ast.Expr) bool {
 		return allInline(x.Elts)
 	case *ast.StructLit:
 		// What compactStructs writes on one line.
-		if len(x.Elts) > 3 {
-			return false
-		}
-		size := 2
-		for _, d := range x.Elts {
-			n, ok := smallDecl(d)
-			if !ok {
-				return false
-			}
-			size += n + 2
-		}
-		return size <= maxCompact
+		return smallStruct(x)
 	}
 	return false
 }
