@@ -9,8 +9,10 @@ import (
 // compactStructs writes on one line each small struct literal in file
 // that a person writes on one line: in an expression (a list's element,
 // an operand, an argument), or a field's value of two or three fields,
-// {_tags, Name: s.tag_name}. Small is at most three fields or embeddings,
-// each of an atom (see isAtom), with no comment or attribute, and at most
+// {_tags, Name: s.tag_name}; and the value of a list comprehension that
+// inline takes, [for x in l {x.id}]. Small is at most three fields or
+// embeddings, each of an atom (see atomSize), with no comment or
+// attribute, and at most
 // maxCompact bytes as the formatter would write them. The formatter
 // breaks a struct whose elements have no position of their own; a
 // field's position relative to the one before it keeps it on the line.
@@ -19,6 +21,15 @@ import (
 // formatter folds it into the label (a: b: c).
 func compactStructs(file *ast.File) {
 	astutil.Apply(file, func(cur astutil.Cursor) bool {
+		if comp, ok := cur.Node().(*ast.Comprehension); ok {
+			if _, inList := cur.Parent().Node().(*ast.ListLit); inList && inlineComprehension(comp) {
+				// [for x in l {x.id}]
+				v := comp.Value.(*ast.StructLit)
+				ast.SetRelPos(v.Elts[0], token.NoSpace)
+				v.Rbrace = token.NoSpace.Pos()
+			}
+			return true
+		}
 		s, ok := cur.Node().(*ast.StructLit)
 		if !ok {
 			return true
@@ -150,8 +161,38 @@ func inline(x ast.Expr) bool {
 	case *ast.StructLit:
 		// What compactStructs writes on one line.
 		return smallStruct(x)
+	case *ast.Comprehension:
+		return inlineComprehension(x)
 	}
 	return false
+}
+
+// inlineComprehension reports whether a list comprehension goes on one
+// line: its clauses' sources, conditions and bindings inline, and its
+// value one inline expression.
+func inlineComprehension(c *ast.Comprehension) bool {
+	for _, cl := range c.Clauses {
+		var x ast.Expr
+		switch cl := cl.(type) {
+		case *ast.ForClause:
+			x = cl.Source
+		case *ast.IfClause:
+			x = cl.Condition
+		case *ast.LetClause:
+			x = cl.Expr
+		default:
+			return false
+		}
+		if !inline(x) {
+			return false
+		}
+	}
+	v, ok := c.Value.(*ast.StructLit)
+	if !ok || len(v.Elts) != 1 || len(ast.Comments(v)) > 0 {
+		return false
+	}
+	e, ok := v.Elts[0].(*ast.EmbedDecl)
+	return ok && len(ast.Comments(e)) == 0 && inline(e.Expr)
 }
 
 func allInline(xs []ast.Expr) bool {

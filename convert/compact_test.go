@@ -18,8 +18,12 @@ func TestCompact(t *testing.T) {
 		{`merge(var.a, { a = 1, b = 2, c = 3, d = 4 })`, "#merge & {\n", `{a: 1, b: 2`},
 		// A struct past 60 bytes keeps its lines.
 		{`[{ a_rather_long_attribute_name = var.f, another_long_attribute = var.f }]`, "a_rather_long_attribute_name: _var.f\n", `{a_rather_long_attribute_name: _var.f,`},
-		// A comprehension takes lines of its own.
+		// A comprehension making a struct takes lines of its own.
 		{`merge(var.a, { for k in var.l : k => 1 })`, "#merge & {\n", "#merge & {#args"},
+		// A list comprehension of inline parts, and a conditional, go on
+		// one line.
+		{`[for x in var.l : upper(x) if x != ""]`, `[for x in _var.l if x != "" {strings.ToUpper(x)}]`, "\x00"},
+		{`var.f == "" ? "a" : var.f`, `[if _var.f == "" {"a"}, if _var.f != "" {_var.f}][0]`, "\x00"},
 	} {
 		checkForm(t, tc.src, tc.want, tc.not)
 	}
