@@ -351,10 +351,11 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 		known := a != nil && !c.mayBeUnknown(a.Expr)
 		if a == nil || !c.conforms(a.Expr, v) {
 			from := cty.DynamicPseudoType
+			var sh *argShape
 			if a != nil {
-				from = c.typeOf(a.Expr)
+				from, sh = c.typeOf(a.Expr), shapeOfArg(a.Expr)
 			}
-			val = c.conform(arg, v.Type, from, v.TypeDefaults, 0, known)
+			val = c.conform(arg, v.Type, from, sh, v.TypeDefaults, 0, known)
 		}
 		if !v.Nullable {
 			// A null argument takes the variable's default:
@@ -446,7 +447,7 @@ func (c *converter) argScalar(x ast.Expr, typ, fn string, known bool) ast.Expr {
 // has none. A null stays null; a value of type any is left as it is.
 // known says that x is known while planning (mayBeUnknown): its null
 // tests are CUE's own, and a conversion the library's alone.
-func (c *converter) conform(x ast.Expr, t, from cty.Type, d *typeexpr.Defaults, depth int, known bool) ast.Expr {
+func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typeexpr.Defaults, depth int, known bool) ast.Expr {
 	if depth > 8 {
 		return x
 	}
@@ -470,13 +471,13 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, d *typeexpr.Defaults, 
 	case t.IsMapType() && t.ElementType() == cty.DynamicPseudoType:
 		mapped = c.lib("tomap", x)
 	case t.IsListType() || t.IsSetType():
-		elem := c.conform(ident(v), t.ElementType(), elementOf(from), child(d, ""), depth+1, known)
+		elem := c.conform(ident(v), t.ElementType(), elementOf(from), sh.elem(), child(d, ""), depth+1, known)
 		if same(elem) {
 			return x
 		}
 		mapped = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(elem)})
 	case t.IsMapType():
-		elem := c.conform(ident(v), t.ElementType(), elementOf(from), child(d, ""), depth+1, known)
+		elem := c.conform(ident(v), t.ElementType(), elementOf(from), sh.elem(), child(d, ""), depth+1, known)
 		if same(elem) {
 			return x
 		}
@@ -534,7 +535,7 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, d *typeexpr.Defaults, 
 					continue
 				}
 				reached++
-				sub := c.conform(ident(v), t.AttributeType(n), attributeOf(from, n), child(d, n), depth+1, known)
+				sub := c.conform(ident(v), t.AttributeType(n), attributeOf(from, n), sh.attr(n), child(d, n), depth+1, known)
 				if same(sub) {
 					continue
 				}
@@ -594,7 +595,12 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, d *typeexpr.Defaults, 
 	// x is an element, the disjunction mapped | (x & null), one of whose
 	// arms is an error (a for over null, null unified with a list or
 	// struct).
-	if known && depth > 0 {
+	switch {
+	case sh.isNonNull():
+		// x is written as a value that is never null: an object or a
+		// tuple, a for expression, a template.
+		return mapped
+	case known && depth > 0:
 		return binary(token.OR, mapped, paren(binary(token.AND, x, ident("null"))))
 	}
 	sel := index(list(
@@ -605,6 +611,87 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, d *typeexpr.Defaults, 
 		c.knownConds[sel] = true
 	}
 	return sel
+}
+
+// argShape is what a module argument's expression tells of its value
+// whatever the values it reads: that it is never null (an object or tuple
+// constructor, a for expression, a template, a literal other than null),
+// and the same of its elements (of all of them) and of its attributes (an
+// object constructor's, by static key). A nil *argShape tells nothing.
+type argShape struct {
+	nonNull bool
+	elems   *argShape
+	attrs   map[string]*argShape
+}
+
+func (s *argShape) isNonNull() bool { return s != nil && s.nonNull }
+
+func (s *argShape) elem() *argShape {
+	if s == nil {
+		return nil
+	}
+	return s.elems
+}
+
+func (s *argShape) attr(n string) *argShape {
+	if s == nil {
+		return nil
+	}
+	return s.attrs[n]
+}
+
+// shapeOfArg is the argShape of e.
+func shapeOfArg(e hclsyntax.Expression) *argShape {
+	switch e := e.(type) {
+	case *hclsyntax.ParenthesesExpr:
+		return shapeOfArg(e.Expression)
+	case *hclsyntax.LiteralValueExpr:
+		return &argShape{nonNull: !e.Val.IsNull()}
+	case *hclsyntax.TemplateExpr, *hclsyntax.ForExpr:
+		return &argShape{nonNull: true}
+	case *hclsyntax.TupleConsExpr:
+		s := &argShape{nonNull: true}
+		for i, x := range e.Exprs {
+			if i == 0 {
+				s.elems = shapeOfArg(x)
+			} else {
+				s.elems = meetShapes(s.elems, shapeOfArg(x))
+			}
+		}
+		return s
+	case *hclsyntax.ObjectConsExpr:
+		s := &argShape{nonNull: true, attrs: map[string]*argShape{}}
+		for i, it := range e.Items {
+			v := shapeOfArg(it.ValueExpr)
+			if i == 0 {
+				s.elems = v
+			} else {
+				s.elems = meetShapes(s.elems, v)
+			}
+			if k, ok := objectKeyName(it.KeyExpr); ok {
+				s.attrs[k] = v
+			}
+		}
+		return s
+	}
+	return nil
+}
+
+// meetShapes is what a and b both tell.
+func meetShapes(a, b *argShape) *argShape {
+	if a == nil || b == nil {
+		return nil
+	}
+	m := &argShape{nonNull: a.nonNull && b.nonNull, elems: meetShapes(a.elems, b.elems)}
+	for k, av := range a.attrs {
+		if bv, ok := b.attrs[k]; ok {
+			if m.attrs == nil {
+				m.attrs = map[string]*argShape{}
+			}
+			m.attrs[k] = meetShapes(av, bv)
+		}
+	}
+	return m
 }
 
 // attributesWithin reports whether a value of type from has no attribute
