@@ -711,7 +711,11 @@ func attributesWithin(from, t cty.Type) bool {
 }
 
 // elementOf is the type of an element of a value of type from, where it
-// has one type; cty.DynamicPseudoType otherwise.
+// has one type, or where every element is an object, the object type of
+// every attribute any of them has, of the type they all give it
+// (cty.DynamicPseudoType where two differ): a list of policy statements
+// that each set some of actions, resources and sid. It is
+// cty.DynamicPseudoType otherwise.
 func elementOf(from cty.Type) cty.Type {
 	var ts []cty.Type
 	switch {
@@ -722,10 +726,25 @@ func elementOf(from cty.Type) cty.Type {
 	case from.IsObjectType():
 		ts = slices.Collect(maps.Values(from.AttributeTypes()))
 	}
-	if len(ts) == 0 || slices.ContainsFunc(ts, func(t cty.Type) bool { return !t.Equals(ts[0]) }) {
+	if len(ts) == 0 {
 		return cty.DynamicPseudoType
 	}
-	return ts[0]
+	if !slices.ContainsFunc(ts, func(t cty.Type) bool { return !t.Equals(ts[0]) }) {
+		return ts[0]
+	}
+	if slices.ContainsFunc(ts, func(t cty.Type) bool { return !t.IsObjectType() }) {
+		return cty.DynamicPseudoType
+	}
+	attrs := map[string]cty.Type{}
+	for _, t := range ts {
+		for n, at := range t.AttributeTypes() {
+			if prev, ok := attrs[n]; ok && !prev.Equals(at) {
+				at = cty.DynamicPseudoType
+			}
+			attrs[n] = at
+		}
+	}
+	return cty.Object(attrs)
 }
 
 // attributeOf is the type of the attribute n of a value of type from,
