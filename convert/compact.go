@@ -12,8 +12,8 @@ import (
 // {_tags, Name: s.tag_name}; and the value of a list comprehension that
 // inline takes, [for x in l {x.id}]. Small is at most three fields or
 // embeddings, each of an atom (see atomSize), with no comment or
-// attribute, and at most
-// maxCompact bytes as the formatter would write them. The formatter
+// attribute, and at most maxCompact bytes as the formatter would write
+// them (smallStruct). The formatter
 // breaks a struct whose elements have no position of their own; a
 // field's position relative to the one before it keeps it on the line.
 // A declaration (a field with attributes, @resource) keeps its lines,
@@ -135,8 +135,9 @@ func atomSize(x ast.Expr) (int, bool) {
 
 // inline reports whether x is written on one line: an atom, a small
 // struct (see compactStructs), an operation, a call, a library call or a
-// string interpolation of such. A comprehension, a template or a larger struct takes lines of its
-// own.
+// string interpolation of such, or a list comprehension of such
+// (inlineComprehension). A struct comprehension or a larger struct takes
+// lines of its own.
 func inline(x ast.Expr) bool {
 	if _, ok := atomSize(x); ok {
 		return true

@@ -137,11 +137,11 @@ func (c *converter) knownConditional(x ast.Expr) (cond ast.Expr, branches [2]ast
 		return nil, branches, false
 	}
 	for i, el := range l.Elts {
-		if _, isComp := el.(*ast.Comprehension); !isComp && i == 1 {
+		comp, isComp := el.(*ast.Comprehension)
+		if !isComp && i == 1 {
 			branches[1] = el
 			continue
 		}
-		comp, isComp := el.(*ast.Comprehension)
 		if !isComp || len(comp.Clauses) != 1 {
 			return nil, branches, false
 		}

@@ -506,22 +506,9 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 			}
 			keep = c.keyIn(ident(k), kept)
 		}
-		for _, n := range names {
-			eq := &ast.BinaryExpr{X: ident(k), Op: token.EQL, Y: stringLit(n)}
-			if defaulted == nil {
-				defaulted = eq
-			} else {
-				defaulted = &ast.BinaryExpr{X: defaulted, Op: token.LOR, Y: eq}
-			}
-			if extra {
-				continue
-			}
-			ne := &ast.BinaryExpr{X: ident(k), Op: token.NEQ, Y: stringLit(n)}
-			if keep == nil {
-				keep = ne
-			} else {
-				keep = &ast.BinaryExpr{X: keep, Op: token.LAND, Y: ne}
-			}
+		defaulted = keyTests(ident(k), token.EQL, token.LOR, names)
+		if !extra {
+			keep = keyTests(ident(k), token.NEQ, token.LAND, names)
 		}
 		// The value of each attribute, converted to its type: of those
 		// that in tells. closed says that the loop reaches those alone:
@@ -650,31 +637,36 @@ func shapeOfArg(e hclsyntax.Expression) *argShape {
 	case *hclsyntax.TemplateExpr, *hclsyntax.ForExpr:
 		return &argShape{nonNull: true}
 	case *hclsyntax.TupleConsExpr:
-		s := &argShape{nonNull: true}
+		elems := make([]*argShape, len(e.Exprs))
 		for i, x := range e.Exprs {
-			if i == 0 {
-				s.elems = shapeOfArg(x)
-			} else {
-				s.elems = meetShapes(s.elems, shapeOfArg(x))
-			}
+			elems[i] = shapeOfArg(x)
 		}
-		return s
+		return &argShape{nonNull: true, elems: meetAll(elems)}
 	case *hclsyntax.ObjectConsExpr:
 		s := &argShape{nonNull: true, attrs: map[string]*argShape{}}
+		elems := make([]*argShape, len(e.Items))
 		for i, it := range e.Items {
-			v := shapeOfArg(it.ValueExpr)
-			if i == 0 {
-				s.elems = v
-			} else {
-				s.elems = meetShapes(s.elems, v)
-			}
+			elems[i] = shapeOfArg(it.ValueExpr)
 			if k, ok := objectKeyName(it.KeyExpr); ok {
-				s.attrs[k] = v
+				s.attrs[k] = elems[i]
 			}
 		}
+		s.elems = meetAll(elems)
 		return s
 	}
 	return nil
+}
+
+// meetAll is what all of shapes tell; nil for none.
+func meetAll(shapes []*argShape) *argShape {
+	if len(shapes) == 0 {
+		return nil
+	}
+	m := shapes[0]
+	for _, s := range shapes[1:] {
+		m = meetShapes(m, s)
+	}
+	return m
 }
 
 // meetShapes is what a and b both tell.
@@ -717,22 +709,17 @@ func attributesWithin(from, t cty.Type) bool {
 // that each set some of actions, resources and sid. It is
 // cty.DynamicPseudoType otherwise.
 func elementOf(from cty.Type) cty.Type {
+	if _, et := elementTypes(from); et != cty.DynamicPseudoType {
+		return et
+	}
 	var ts []cty.Type
 	switch {
-	case from.IsListType() || from.IsSetType() || from.IsMapType():
-		return from.ElementType()
 	case from.IsTupleType():
 		ts = from.TupleElementTypes()
 	case from.IsObjectType():
-		ts = slices.Collect(maps.Values(from.AttributeTypes()))
+		ts = attributeTypes(from)
 	}
-	if len(ts) == 0 {
-		return cty.DynamicPseudoType
-	}
-	if !slices.ContainsFunc(ts, func(t cty.Type) bool { return !t.Equals(ts[0]) }) {
-		return ts[0]
-	}
-	if slices.ContainsFunc(ts, func(t cty.Type) bool { return !t.IsObjectType() }) {
+	if len(ts) == 0 || slices.ContainsFunc(ts, func(t cty.Type) bool { return !t.IsObjectType() }) {
 		return cty.DynamicPseudoType
 	}
 	attrs := map[string]cty.Type{}
@@ -770,13 +757,19 @@ func (c *converter) keyIn(k ast.Expr, names []string) ast.Expr {
 		}
 		return c.std("list", "Contains", l, k)
 	}
+	return keyTests(k, token.EQL, token.LOR, names)
+}
+
+// keyTests is k compared (op) with each of names, the comparisons joined
+// by join: k == "a" || k == "b", k != "a" && k != "b"; nil for no names.
+func keyTests(k ast.Expr, op, join token.Token, names []string) ast.Expr {
 	var x ast.Expr
 	for _, n := range names {
-		eq := &ast.BinaryExpr{X: k, Op: token.EQL, Y: stringLit(n)}
+		t := &ast.BinaryExpr{X: k, Op: op, Y: stringLit(n)}
 		if x == nil {
-			x = eq
+			x = t
 		} else {
-			x = &ast.BinaryExpr{X: x, Op: token.LOR, Y: eq}
+			x = &ast.BinaryExpr{X: x, Op: join, Y: t}
 		}
 	}
 	return x

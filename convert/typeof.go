@@ -268,8 +268,7 @@ func attributeTypes(ty cty.Type) []cty.Type {
 
 // eachType is the type of each in the instances of a block whose
 // for_each is forEach: its key is a string, and its value an element of
-// forEach, where the elements have one type (a map's, a set's, or an
-// object's whose attributes have one).
+// forEach as elementOf gives it.
 func (c *converter) eachType(forEach hcl.Expression) cty.Type {
 	return cty.Object(map[string]cty.Type{"key": cty.String, "value": elementOf(c.typeOf(forEach))})
 }
