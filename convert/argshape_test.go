@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // TestShapeOfArg checks what an argument's expression tells of its value
@@ -36,5 +37,70 @@ func TestShapeOfArg(t *testing.T) {
 		if got := [3]bool{sh.isNonNull(), sh.elem().isNonNull(), sh.attr("a").isNonNull()}; got != [3]bool{tc.nonNull, tc.elem, tc.attrA} {
 			t.Errorf("%s: non-null itself, all elements, attribute a = %v, want %v", tc.src, got, [3]bool{tc.nonNull, tc.elem, tc.attrA})
 		}
+	}
+}
+
+// TestConvertedElementOf checks the element types conform converts by:
+// tuples or lists of different lengths are a list where all their
+// elements merge, objects merge their attributes at every level, and
+// anything else that differs is of no known type. elementOf, which the
+// type of each.value takes, keeps a tuple a tuple.
+func TestConvertedElementOf(t *testing.T) {
+	obj := func(attrs map[string]cty.Type) cty.Type { return cty.Object(attrs) }
+	cond := func(values cty.Type) cty.Type {
+		return obj(map[string]cty.Type{"test": cty.String, "values": values})
+	}
+	for _, c := range []struct {
+		name      string
+		from      cty.Type
+		want      cty.Type
+		elementOf cty.Type
+	}{
+		{"list", cty.List(cty.Number), cty.Number, cty.Number},
+		{"one tuple type", cty.Tuple([]cty.Type{cty.String, cty.String}), cty.String, cty.String},
+		{
+			"tuples of different lengths",
+			cty.Tuple([]cty.Type{cty.Tuple([]cty.Type{cty.String}), cty.Tuple([]cty.Type{cty.String, cty.String}), cty.EmptyTuple}),
+			cty.List(cty.String),
+			cty.DynamicPseudoType,
+		},
+		{
+			"a tuple of mixed elements stays itself where all are alike",
+			cty.Tuple([]cty.Type{cty.Tuple([]cty.Type{cty.String, cty.Number}), cty.Tuple([]cty.Type{cty.String, cty.Number})}),
+			cty.Tuple([]cty.Type{cty.String, cty.Number}),
+			cty.Tuple([]cty.Type{cty.String, cty.Number}),
+		},
+		{
+			"tuples whose elements differ",
+			cty.Tuple([]cty.Type{cty.Tuple([]cty.Type{cty.String}), cty.Tuple([]cty.Type{cty.Number})}),
+			cty.DynamicPseudoType,
+			cty.DynamicPseudoType,
+		},
+		{
+			"statements whose conditions differ in length",
+			cty.Tuple([]cty.Type{
+				obj(map[string]cty.Type{"sid": cty.String, "condition": cty.Tuple([]cty.Type{cond(cty.Tuple([]cty.Type{cty.String})), cond(cty.Tuple([]cty.Type{cty.String, cty.String}))})}),
+				obj(map[string]cty.Type{"effect": cty.String, "condition": cty.Tuple([]cty.Type{cond(cty.Tuple([]cty.Type{cty.String}))})}),
+			}),
+			obj(map[string]cty.Type{"sid": cty.String, "effect": cty.String, "condition": cty.List(cond(cty.List(cty.String)))}),
+			obj(map[string]cty.Type{"sid": cty.String, "effect": cty.String, "condition": cty.DynamicPseudoType}),
+		},
+		{
+			"values that are strings in one condition and numbers in another",
+			cty.Tuple([]cty.Type{cond(cty.Tuple([]cty.Type{cty.String})), cond(cty.Tuple([]cty.Type{cty.Number}))}),
+			obj(map[string]cty.Type{"test": cty.String, "values": cty.DynamicPseudoType}),
+			obj(map[string]cty.Type{"test": cty.String, "values": cty.DynamicPseudoType}),
+		},
+		{"a string and an object", cty.Tuple([]cty.Type{cty.String, cond(cty.String)}), cty.DynamicPseudoType, cty.DynamicPseudoType},
+		{"nothing", cty.EmptyTuple, cty.DynamicPseudoType, cty.DynamicPseudoType},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := convertedElementOf(c.from); !got.Equals(c.want) {
+				t.Errorf("convertedElementOf(%s) = %s, want %s", c.from.FriendlyName(), got.FriendlyName(), c.want.FriendlyName())
+			}
+			if got := elementOf(c.from); !got.Equals(c.elementOf) {
+				t.Errorf("elementOf(%s) = %s, want %s", c.from.FriendlyName(), got.FriendlyName(), c.elementOf.FriendlyName())
+			}
+		})
 	}
 }

@@ -458,6 +458,9 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 	}
 	var mapped ast.Expr
 	switch {
+	case t.IsPrimitiveType() && from.Equals(t):
+		// A string given to a string: null or the string itself.
+		return x
 	case t == cty.String:
 		return c.argScalar(x, "string", "tostring", known)
 	case t == cty.Number:
@@ -471,13 +474,13 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 	case t.IsMapType() && t.ElementType() == cty.DynamicPseudoType:
 		mapped = c.lib("tomap", x)
 	case t.IsListType() || t.IsSetType():
-		elem := c.conform(ident(v), t.ElementType(), elementOf(from), sh.elem(), child(d, ""), depth+1, known)
+		elem := c.conform(ident(v), t.ElementType(), convertedElementOf(from), sh.elem(), child(d, ""), depth+1, known)
 		if same(elem) {
 			return x
 		}
 		mapped = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(elem)})
 	case t.IsMapType():
-		elem := c.conform(ident(v), t.ElementType(), elementOf(from), sh.elem(), child(d, ""), depth+1, known)
+		elem := c.conform(ident(v), t.ElementType(), convertedElementOf(from), sh.elem(), child(d, ""), depth+1, known)
 		if same(elem) {
 			return x
 		}
@@ -708,30 +711,97 @@ func attributesWithin(from, t cty.Type) bool {
 // (cty.DynamicPseudoType where two differ): a list of policy statements
 // that each set some of actions, resources and sid. It is
 // cty.DynamicPseudoType otherwise.
-func elementOf(from cty.Type) cty.Type {
-	if _, et := elementTypes(from); et != cty.DynamicPseudoType {
-		return et
-	}
+func elementOf(from cty.Type) cty.Type { return foldElements(from, unionType) }
+
+// convertedElementOf is the type that conform converts every element of
+// a value of type from as: elementOf's, where the objects' attributes
+// merge the same way at every level, and where tuples or lists of
+// different lengths whose elements all have one such type are a list of
+// it (policy statements whose condition lists differ in length). It is
+// for conversions alone: a list and a tuple convert alike, but OpenTofu
+// does not take them for equal.
+func convertedElementOf(from cty.Type) cty.Type { return foldElements(from, convertedType) }
+
+// foldElements merges the types of the elements of a value of type from
+// with merge: a collection's element type, or the merge of a tuple's or
+// object's; cty.DynamicPseudoType for none.
+func foldElements(from cty.Type, merge func(a, b cty.Type) cty.Type) cty.Type {
 	var ts []cty.Type
 	switch {
+	case from.IsListType() || from.IsSetType() || from.IsMapType():
+		return from.ElementType()
 	case from.IsTupleType():
 		ts = from.TupleElementTypes()
 	case from.IsObjectType():
 		ts = attributeTypes(from)
 	}
-	if len(ts) == 0 || slices.ContainsFunc(ts, func(t cty.Type) bool { return !t.IsObjectType() }) {
+	if len(ts) == 0 {
 		return cty.DynamicPseudoType
 	}
-	attrs := map[string]cty.Type{}
-	for _, t := range ts {
-		for n, at := range t.AttributeTypes() {
-			if prev, ok := attrs[n]; ok && !prev.Equals(at) {
-				at = cty.DynamicPseudoType
-			}
-			attrs[n] = at
-		}
+	t := ts[0]
+	for _, u := range ts[1:] {
+		t = merge(t, u)
 	}
-	return cty.Object(attrs)
+	return t
+}
+
+// unionType merges a and b for elementOf: a where they are the same
+// type, the object of both's attributes where both are objects (an
+// attribute they type differently is cty.DynamicPseudoType), and
+// cty.DynamicPseudoType otherwise.
+func unionType(a, b cty.Type) cty.Type {
+	return mergeType(a, b, func(x, y cty.Type) cty.Type {
+		if x.Equals(y) {
+			return x
+		}
+		return cty.DynamicPseudoType
+	})
+}
+
+// convertedType merges a and b for convertedElementOf: as unionType, the
+// attributes merged the same way, and two tuples or lists whose elements
+// all merge to one type a list of it.
+func convertedType(a, b cty.Type) cty.Type {
+	if !a.Equals(b) && isSequence(a) && isSequence(b) {
+		e := foldElements(cty.Tuple(append(sequenceTypes(a), sequenceTypes(b)...)), convertedType)
+		if e == cty.DynamicPseudoType {
+			return e
+		}
+		return cty.List(e)
+	}
+	return mergeType(a, b, convertedType)
+}
+
+// mergeType is a where a and b are the same type, the object of both's
+// attributes, those they share merged with attr, where both are objects,
+// and cty.DynamicPseudoType otherwise.
+func mergeType(a, b cty.Type, attr func(x, y cty.Type) cty.Type) cty.Type {
+	switch {
+	case a.Equals(b):
+		return a
+	case a.IsObjectType() && b.IsObjectType():
+		attrs := maps.Clone(a.AttributeTypes())
+		for n, bt := range b.AttributeTypes() {
+			if at, ok := attrs[n]; ok {
+				bt = attr(at, bt)
+			}
+			attrs[n] = bt
+		}
+		return cty.Object(attrs)
+	}
+	return cty.DynamicPseudoType
+}
+
+// isSequence is whether t is a tuple or list type.
+func isSequence(t cty.Type) bool { return t.IsTupleType() || t.IsListType() }
+
+// sequenceTypes are the types of the elements of a tuple type, or the
+// one element type of a list type.
+func sequenceTypes(t cty.Type) []cty.Type {
+	if t.IsListType() {
+		return []cty.Type{t.ElementType()}
+	}
+	return t.TupleElementTypes()
 }
 
 // attributeOf is the type of the attribute n of a value of type from,
