@@ -10,32 +10,57 @@ import (
 
 // TestShapeOfArg checks what an argument's expression tells of its value
 // whatever it reads: never null, and the same of all its elements and of
-// its attributes by static key.
+// its attributes by static key; whether its attributes are all named
+// (exact); and whether it is known while planning, here where it reads no
+// variable.
 func TestShapeOfArg(t *testing.T) {
+	known := func(e hclsyntax.Expression) bool { return len(e.Variables()) == 0 }
 	for _, tc := range []struct {
 		src                  string
 		nonNull, elem, attrA bool
+		exact, known, knownA bool
 	}{
-		{`var.x`, false, false, false},
-		{`null`, false, false, false},
-		{`"s"`, true, false, false},
-		{`"${var.x}-a"`, true, false, false},
-		{`[for x in var.l : x]`, true, false, false},
-		{`[{ a = 1 }, { a = var.x }]`, true, true, false},
-		{`[{ a = 1 }, { a = "b" }]`, true, true, false},
-		{`[{ a = 1 }, null]`, true, false, false},
-		{`[var.x, { a = 1 }]`, true, false, false},
-		{`{ a = [1], b = var.x }`, true, false, true},
-		{`{ "a" = { c = 1 }, b = {} }`, true, true, true},
-		{`({ a = 1 })`, true, true, true},
+		{`var.x`, false, false, false, false, false, false},
+		{`null`, false, false, false, false, true, false},
+		{`"s"`, true, false, false, false, true, false},
+		{`"${var.x}-a"`, true, false, false, false, false, false},
+		{`[for x in var.l : x]`, true, false, false, false, false, false},
+		{`[for x in var.l : { a = x }]`, true, true, false, false, false, false},
+		{`{ for k, x in var.m : k => [x]... }`, true, false, false, false, false, false},
+		{`[{ a = 1 }, { a = var.x }]`, true, true, false, false, false, false},
+		{`[{ a = 1 }, { a = "b" }]`, true, true, false, false, true, false},
+		{`[{ a = 1 }, null]`, true, false, false, false, true, false},
+		{`[var.x, { a = 1 }]`, true, false, false, false, false, false},
+		{`{ a = [1], b = var.x }`, true, false, true, true, false, true},
+		{`{ "a" = { c = 1 }, b = {} }`, true, true, true, true, true, true},
+		{`({ a = 1 })`, true, true, true, true, true, true},
+		{`{ a = 1, (var.k) = 2 }`, true, true, true, false, false, true},
+		{`{ a = 1, a = 2 }`, true, true, true, false, true, true},
 	} {
 		e, diags := hclsyntax.ParseExpression([]byte(tc.src), "arg.tf", hcl.InitialPos)
 		if diags.HasErrors() {
 			t.Fatalf("%s: %s", tc.src, diags.Error())
 		}
-		sh := shapeOfArg(e)
+		sh := shapeOfArg(e, known)
 		if got := [3]bool{sh.isNonNull(), sh.elem().isNonNull(), sh.attr("a").isNonNull()}; got != [3]bool{tc.nonNull, tc.elem, tc.attrA} {
 			t.Errorf("%s: non-null itself, all elements, attribute a = %v, want %v", tc.src, got, [3]bool{tc.nonNull, tc.elem, tc.attrA})
+		}
+		if got := [3]bool{sh.exactAttrs(), sh.isKnown(), sh.attr("a").isKnown()}; got != [3]bool{tc.exact, tc.known, tc.knownA} {
+			t.Errorf("%s: exact attributes, known, attribute a known = %v, want %v", tc.src, got, [3]bool{tc.exact, tc.known, tc.knownA})
+		}
+	}
+	// The elements of a tuple of objects with the same keys name every
+	// attribute; with different keys, not.
+	for src, exact := range map[string]bool{
+		`[{ a = 1, b = 2 }, { b = 3, a = var.x }]`:  true,
+		`[{ a = 1 }, { a = 1, b = 2 }]`:             false,
+		`[for x in var.l : { a = x, b = 1 }]`:       true,
+		`{ for k, x in var.m : k => { a = x } }`:    true,
+		`{ for k, x in var.m : k => { a = x }... }`: false,
+	} {
+		e, _ := hclsyntax.ParseExpression([]byte(src), "arg.tf", hcl.InitialPos)
+		if got := shapeOfArg(e, known).elem().exactAttrs(); got != exact {
+			t.Errorf("%s: elements' attributes exact = %v, want %v", src, got, exact)
 		}
 	}
 }
@@ -46,7 +71,7 @@ func TestShapeOfArg(t *testing.T) {
 // anything else that differs is of no known type. elementOf, which the
 // type of each.value takes, keeps a tuple a tuple.
 func TestConvertedElementOf(t *testing.T) {
-	obj := func(attrs map[string]cty.Type) cty.Type { return cty.Object(attrs) }
+	obj := cty.Object
 	cond := func(values cty.Type) cty.Type {
 		return obj(map[string]cty.Type{"test": cty.String, "values": values})
 	}

@@ -349,22 +349,29 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 		// An argument known while planning is known in full: its null
 		// tests, and its elements', are CUE's own.
 		known := a != nil && !c.mayBeUnknown(a.Expr)
-		if a == nil || !c.conforms(a.Expr, v) {
-			from := cty.DynamicPseudoType
-			var sh *argShape
-			if a != nil {
-				from, sh = c.typeOf(a.Expr), shapeOfArg(a.Expr)
-			}
-			val = c.conform(arg, v.Type, from, sh, v.TypeDefaults, 0, known)
+		var sh *argShape
+		if a != nil {
+			sh = shapeOfArg(a.Expr, func(e hclsyntax.Expression) bool { return !c.mayBeUnknown(e) })
 		}
-		if !v.Nullable {
+		if a == nil || !c.conforms(a.Expr, v) {
+			from, csh := cty.DynamicPseudoType, sh
+			if a != nil {
+				from = c.typeOf(a.Expr)
+			}
+			if !v.Nullable {
+				// Converted only where it is not null (below).
+				csh = sh.notNull()
+			}
+			val = c.conform(arg, v.Type, from, csh, v.TypeDefaults, 0, known)
+		}
+		if !v.Nullable && !sh.isNonNull() {
 			// A null argument takes the variable's default:
 			// [if arg != null {arg}, _][0], or where the argument is
 			// known while planning, if arg != null {name: arg}.
 			sel := index(&ast.ListLit{Elts: []ast.Expr{
 				&ast.Comprehension{
 					Clauses: []ast.Clause{&ast.IfClause{Condition: nullTestOf(arg, kindOfType(v.Type), known, true)}},
-					Value:   asStruct(c.nonNull(val)),
+					Value:   asStruct(val),
 				},
 				ident("_"),
 			}}, intLit(0))
@@ -451,6 +458,7 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 	if depth > 8 {
 		return x
 	}
+	known = known || sh.isKnown()
 	k, v := fmt.Sprintf("k%d", depth), fmt.Sprintf("v%d", depth)
 	same := func(e ast.Expr) bool {
 		id, ok := e.(*ast.Ident)
@@ -485,6 +493,13 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 			return x
 		}
 		mapped = structFor([]ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}}, ident(k), elem)
+	case t.IsObjectType() && sh.exactAttrs():
+		// x is written with every attribute it has: each is converted
+		// in its own field.
+		mapped = c.objectFields(x, t, from, sh, d, depth, known)
+		if mapped == x {
+			return x
+		}
 	case t.IsObjectType():
 		// keep tells the attributes without a default, which stay as
 		// they are, from those with one (defaulted), which are left
@@ -495,7 +510,10 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 		var names []string
 		if d != nil {
 			for n := range d.DefaultValues {
-				names = append(names, n)
+				if !from.IsObjectType() || from.HasAttribute(n) {
+					// One that x may have.
+					names = append(names, n)
+				}
 			}
 		}
 		slices.Sort(names)
@@ -521,7 +539,8 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 			var only ast.Expr
 			reached := 0
 			for _, n := range slices.Sorted(maps.Keys(t.AttributeTypes())) {
-				if !in(n) {
+				if !in(n) || (from.IsObjectType() && !from.HasAttribute(n)) {
+					// Not one of those in tells, or not one x has.
 					continue
 				}
 				reached++
@@ -603,18 +622,112 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 	return sel
 }
 
+// objectFields is x, an object whose attributes sh names all (an object
+// constructor), converted to the object type t one field at a time, as a
+// person writes it: an attribute t does not have is dropped, as OpenTofu
+// drops it; one whose type has a default in d is left out where it is
+// null, so that the variable's schema gives the default:
+//
+//	{name: (tofu.#tostring & {#args: [x.name]}).out, if x.port != null {port: x.port}}
+//
+// It is x itself where that leaves every attribute as it is.
+func (c *converter) objectFields(x ast.Expr, t, from cty.Type, sh *argShape, d *typeexpr.Defaults, depth int, known bool) ast.Expr {
+	type attr struct {
+		name      string
+		value     ast.Expr
+		defaulted ast.Expr // the test that it is not null, where it has a default
+	}
+	var attrs []attr
+	same := true
+	for _, n := range slices.Sorted(maps.Keys(sh.attrs)) {
+		if !t.HasAttribute(n) {
+			same = false
+			continue
+		}
+		sel, sa := selector(x, n), sh.attr(n)
+		hasDefault := false
+		if d != nil {
+			_, hasDefault = d.DefaultValues[n]
+		}
+		if hasDefault && sa.isNull() {
+			// null takes the default: as if it were not given.
+			same = false
+			continue
+		}
+		a := attr{name: n, value: c.conform(sel, t.AttributeType(n), attributeOf(from, n), sa, child(d, n), depth+1, known)}
+		if hasDefault && !sa.isNonNull() {
+			a.defaulted = nullTestOf(selector(x, n), kindUnknown, known || sa.isKnown(), true)
+		}
+		same = same && a.value == sel && a.defaulted == nil
+		attrs = append(attrs, a)
+	}
+	if same {
+		return x
+	}
+	// A field named as a name its struct's values refer to would hide
+	// that name from them.
+	bound := func(n string) bool {
+		return c.bound(n) || slices.ContainsFunc(attrs, func(a attr) bool {
+			return refersTo(a.value, n) || (a.defaulted != nil && refersTo(a.defaulted, n))
+		})
+	}
+	s := &ast.StructLit{}
+	for _, a := range attrs {
+		f := field(label(a.name, bound), a.value)
+		if a.defaulted == nil {
+			s.Elts = append(s.Elts, f)
+			continue
+		}
+		s.Elts = append(s.Elts, &ast.Comprehension{
+			Clauses: []ast.Clause{&ast.IfClause{Condition: a.defaulted}},
+			Value:   &ast.StructLit{Elts: []ast.Decl{f}},
+		})
+	}
+	return s
+}
+
 // argShape is what a module argument's expression tells of its value
 // whatever the values it reads: that it is never null (an object or tuple
 // constructor, a for expression, a template, a literal other than null),
 // and the same of its elements (of all of them) and of its attributes (an
-// object constructor's, by static key). A nil *argShape tells nothing.
+// object constructor's, by static key). exact says that attrs names
+// every attribute the value has: an object constructor whose keys are
+// all static, or elements that are all such with the same keys. null
+// says that it is the literal null. known
+// says that the value is known while planning (of an attribute whose
+// expression is a literal, in an argument that reads a resource). A nil
+// *argShape tells nothing.
 type argShape struct {
 	nonNull bool
+	null    bool
+	known   bool
+	exact   bool
 	elems   *argShape
 	attrs   map[string]*argShape
 }
 
 func (s *argShape) isNonNull() bool { return s != nil && s.nonNull }
+
+// isKnown is whether s is of a value known while planning.
+func (s *argShape) isKnown() bool { return s != nil && s.known }
+
+// isNull is whether s is of the literal null.
+func (s *argShape) isNull() bool { return s != nil && s.null }
+
+// exactAttrs is whether s names every attribute of a value that is an
+// object, never null.
+func (s *argShape) exactAttrs() bool { return s != nil && s.nonNull && s.exact }
+
+// notNull is s for a value known not to be null where it is converted
+// (a variable's with nullable = false, converted where the argument is
+// not null): its elements and attributes as s tells them.
+func (s *argShape) notNull() *argShape {
+	n := &argShape{nonNull: true}
+	if s != nil {
+		n.known, n.exact, n.elems, n.attrs = s.known, s.exact, s.elems, s.attrs
+	}
+	return n
+}
 
 func (s *argShape) elem() *argShape {
 	if s == nil {
@@ -630,34 +743,50 @@ func (s *argShape) attr(n string) *argShape {
 	return s.attrs[n]
 }
 
-// shapeOfArg is the argShape of e.
-func shapeOfArg(e hclsyntax.Expression) *argShape {
+// shapeOfArg is the argShape of e; known says whether an expression is
+// known while planning (the converter's mayBeUnknown).
+func shapeOfArg(e hclsyntax.Expression, known func(hclsyntax.Expression) bool) *argShape {
+	if p, ok := e.(*hclsyntax.ParenthesesExpr); ok {
+		return shapeOfArg(p.Expression, known)
+	}
+	s := &argShape{known: known(e)}
 	switch e := e.(type) {
-	case *hclsyntax.ParenthesesExpr:
-		return shapeOfArg(e.Expression)
 	case *hclsyntax.LiteralValueExpr:
-		return &argShape{nonNull: !e.Val.IsNull()}
-	case *hclsyntax.TemplateExpr, *hclsyntax.ForExpr:
-		return &argShape{nonNull: true}
+		s.nonNull, s.null = !e.Val.IsNull(), e.Val.IsNull()
+	case *hclsyntax.TemplateExpr:
+		s.nonNull = true
+	case *hclsyntax.ForExpr:
+		// Its elements are its value expression's, whose knowledge
+		// depends on the for's variables: they are not taken for known.
+		s.nonNull = true
+		if !e.Group {
+			s.elems = shapeOfArg(e.ValExpr, func(hclsyntax.Expression) bool { return false })
+		}
 	case *hclsyntax.TupleConsExpr:
 		elems := make([]*argShape, len(e.Exprs))
 		for i, x := range e.Exprs {
-			elems[i] = shapeOfArg(x)
+			elems[i] = shapeOfArg(x, known)
 		}
-		return &argShape{nonNull: true, elems: meetAll(elems)}
+		s.nonNull, s.elems = true, meetAll(elems)
 	case *hclsyntax.ObjectConsExpr:
-		s := &argShape{nonNull: true, attrs: map[string]*argShape{}}
+		s.nonNull, s.exact, s.attrs = true, true, map[string]*argShape{}
 		elems := make([]*argShape, len(e.Items))
 		for i, it := range e.Items {
-			elems[i] = shapeOfArg(it.ValueExpr)
-			if k, ok := objectKeyName(it.KeyExpr); ok {
-				s.attrs[k] = elems[i]
+			elems[i] = shapeOfArg(it.ValueExpr, known)
+			k, ok := objectKeyName(it.KeyExpr)
+			if _, twice := s.attrs[k]; !ok || twice {
+				s.exact = false
+				continue
 			}
+			s.attrs[k] = elems[i]
 		}
 		s.elems = meetAll(elems)
-		return s
+	default:
+		if !s.known {
+			return nil
+		}
 	}
-	return nil
+	return s
 }
 
 // meetAll is what all of shapes tell; nil for none.
@@ -677,14 +806,18 @@ func meetShapes(a, b *argShape) *argShape {
 	if a == nil || b == nil {
 		return nil
 	}
-	m := &argShape{nonNull: a.nonNull && b.nonNull, elems: meetShapes(a.elems, b.elems)}
+	m := &argShape{nonNull: a.nonNull && b.nonNull, null: a.null && b.null, known: a.known && b.known, elems: meetShapes(a.elems, b.elems)}
+	m.exact = a.exact && b.exact && len(a.attrs) == len(b.attrs)
 	for k, av := range a.attrs {
-		if bv, ok := b.attrs[k]; ok {
-			if m.attrs == nil {
-				m.attrs = map[string]*argShape{}
-			}
-			m.attrs[k] = meetShapes(av, bv)
+		bv, ok := b.attrs[k]
+		if !ok {
+			m.exact = false
+			continue
 		}
+		if m.attrs == nil {
+			m.attrs = map[string]*argShape{}
+		}
+		m.attrs[k] = meetShapes(av, bv)
 	}
 	return m
 }
@@ -843,19 +976,6 @@ func keyTests(k ast.Expr, op, join token.Token, names []string) ast.Expr {
 		}
 	}
 	return x
-}
-
-// nonNull is x, a conversion conform wrote, where the value converted is
-// not null: the conversion without its null case.
-func (c *converter) nonNull(x ast.Expr) ast.Expr {
-	cond, branches, ok := c.knownConditional(x)
-	if !ok || !isNullLit(branches[0]) {
-		return x
-	}
-	if b, isBinary := cond.(*ast.BinaryExpr); !isBinary || b.Op != token.EQL || !isNullLit(b.Y) {
-		return x
-	}
-	return branches[1]
 }
 
 // conforms reports whether an argument's value needs no conversion to
