@@ -197,10 +197,23 @@ var binaryOps = map[*hclsyntax.Operation]token.Token{
 // string condition ("true") becomes a bool, as OpenTofu converts it.
 func (c *converter) condition(e hclsyntax.Expression) ast.Expr {
 	x, k := c.expr(e)
-	if k == kindString {
+	if c.scalarKind(e, k) == kindString {
 		return c.lib("tobool", x)
 	}
 	return x
+}
+
+// scalarKind is k, the kind of e's conversion, or where that is not known,
+// the kind of the primitive type the analysis gives e (typeOf): a lookup
+// in an object of a typed variable, coalesce of such.
+func (c *converter) scalarKind(e hcl.Expression, k kind) kind {
+	if k != kindUnknown {
+		return k
+	}
+	if t := c.typeOf(e); t.IsPrimitiveType() {
+		return kindOfType(t)
+	}
+	return k
 }
 
 // numericOperators take numbers: OpenTofu converts their operands to

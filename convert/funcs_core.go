@@ -71,6 +71,11 @@ var coreFuncs = map[string]function{
 		if len(cl.args) == 0 {
 			return cl.fail("coalesce takes at least one argument.")
 		}
+		for i, k := range cl.kinds {
+			if i < len(cl.src) {
+				cl.kinds[i] = cl.c.scalarKind(cl.src[i], k)
+			}
+		}
 		if _, mixed := unified(cl.kinds...); mixed && !cl.expand {
 			// OpenTofu converts the arguments to one type: strings.
 			for i, a := range cl.args {

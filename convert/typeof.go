@@ -100,7 +100,18 @@ func (c *converter) typeOf(e hcl.Expression) (ty cty.Type) {
 			// still worked out above, as they fill the locals' cache.
 			return cty.DynamicPseudoType
 		}
-		rt, err := f.ReturnType(args)
+		// The arguments known when converting are given as they are,
+		// which a type check may read: lookup(x, "name", null) of an
+		// object x has the type of x's attribute name.
+		vals := make([]cty.Value, len(e.Args))
+		for i, a := range e.Args {
+			if v, ok := constValue(a); ok {
+				vals[i] = v
+			} else {
+				vals[i] = cty.UnknownVal(args[i])
+			}
+		}
+		rt, err := f.ReturnTypeForValues(vals)
 		if err != nil {
 			return cty.DynamicPseudoType
 		}
