@@ -70,6 +70,14 @@ locals {
 		{"var.obj[var.context]", cty.DynamicPseudoType},
 		{`["a", "b"][var.context]`, cty.String},
 		{`["a", 1][var.context]`, cty.DynamicPseudoType},
+		// A function's type check reads the arguments known when
+		// converting: lookup of an attribute an object type has, or the
+		// default's type where it has not; with a key not known, not
+		// known.
+		{`lookup(var.obj, "a", null)`, cty.Number},
+		{`lookup(var.obj, "b", "x")`, cty.String},
+		{`lookup(var.obj, var.context, null)`, cty.DynamicPseudoType},
+		{`coalesce(lookup(var.obj, "a", null), "x")`, cty.String},
 	} {
 		e, diags := hclsyntax.ParseExpression([]byte(tc.expr), "x.tf", hcl.InitialPos)
 		if diags.HasErrors() {
