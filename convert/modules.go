@@ -459,6 +459,14 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 		return x
 	}
 	known = known || sh.isKnown()
+	if sh != nil && sh.value != cty.NilVal && t.IsPrimitiveType() && !sh.value.Type().Equals(t) {
+		// A literal: converted now, as OpenTofu will ("22" to 22).
+		if v, err := ctyconvert.Convert(sh.value, t); err == nil {
+			if lit, _ := c.literal(v, hcl.Range{}); lit != nil {
+				return lit
+			}
+		}
+	}
 	k, v := fmt.Sprintf("k%d", depth), fmt.Sprintf("v%d", depth)
 	same := func(e ast.Expr) bool {
 		id, ok := e.(*ast.Ident)
@@ -693,7 +701,8 @@ func (c *converter) objectFields(x ast.Expr, t, from cty.Type, sh *argShape, d *
 // object constructor's, by static key). exact says that attrs names
 // every attribute the value has: an object constructor whose keys are
 // all static, or elements that are all such with the same keys. null
-// says that it is the literal null. known
+// says that it is the literal null, and value the string, number or bool
+// it is where that is known when converting. known
 // says that the value is known while planning (of an attribute whose
 // expression is a literal, in an argument that reads a resource). A nil
 // *argShape tells nothing.
@@ -701,6 +710,7 @@ type argShape struct {
 	nonNull bool
 	null    bool
 	known   bool
+	value   cty.Value // a string, number or bool known when converting; cty.NilVal otherwise
 	exact   bool
 	elems   *argShape
 	attrs   map[string]*argShape
@@ -724,7 +734,7 @@ func (s *argShape) exactAttrs() bool { return s != nil && s.nonNull && s.exact }
 func (s *argShape) notNull() *argShape {
 	n := &argShape{nonNull: true}
 	if s != nil {
-		n.known, n.exact, n.elems, n.attrs = s.known, s.exact, s.elems, s.attrs
+		n.known, n.value, n.exact, n.elems, n.attrs = s.known, s.value, s.exact, s.elems, s.attrs
 	}
 	return n
 }
@@ -753,8 +763,14 @@ func shapeOfArg(e hclsyntax.Expression, known func(hclsyntax.Expression) bool) *
 	switch e := e.(type) {
 	case *hclsyntax.LiteralValueExpr:
 		s.nonNull, s.null = !e.Val.IsNull(), e.Val.IsNull()
+		if e.Val.Type().IsPrimitiveType() && !e.Val.IsNull() {
+			s.value = e.Val
+		}
 	case *hclsyntax.TemplateExpr:
 		s.nonNull = true
+		if v, ok := constValue(e); ok {
+			s.value = v
+		}
 	case *hclsyntax.ForExpr:
 		// Its elements are its value expression's, whose knowledge
 		// depends on the for's variables: they are not taken for known.
@@ -807,6 +823,9 @@ func meetShapes(a, b *argShape) *argShape {
 		return nil
 	}
 	m := &argShape{nonNull: a.nonNull && b.nonNull, null: a.null && b.null, known: a.known && b.known, elems: meetShapes(a.elems, b.elems)}
+	if a.value != cty.NilVal && b.value != cty.NilVal && a.value.RawEquals(b.value) {
+		m.value = a.value
+	}
 	m.exact = a.exact && b.exact && len(a.attrs) == len(b.attrs)
 	for k, av := range a.attrs {
 		bv, ok := b.attrs[k]
