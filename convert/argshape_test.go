@@ -65,6 +65,29 @@ func TestShapeOfArg(t *testing.T) {
 	}
 }
 
+// TestShapeOfArgValue checks the literals a shape carries: an element's
+// only where every element has the same.
+func TestShapeOfArgValue(t *testing.T) {
+	known := func(e hclsyntax.Expression) bool { return len(e.Variables()) == 0 }
+	for src, want := range map[string]cty.Value{
+		`[{ a = "1" }, { a = "1" }]`: cty.StringVal("1"),
+		`[{ a = "1" }, { a = "2" }]`: cty.NilVal,
+		`[{ a = "1" }, { a = 1 }]`:   cty.NilVal,
+		`[{ a = "x-${1}" }]`:         cty.StringVal("x-1"),
+		`[{ a = "x-${var.v}" }]`:     cty.NilVal,
+		`[{ a = null }]`:             cty.NilVal,
+	} {
+		e, _ := hclsyntax.ParseExpression([]byte(src), "arg.tf", hcl.InitialPos)
+		got := cty.NilVal
+		if a := shapeOfArg(e, known).elem().attr("a"); a != nil {
+			got = a.value
+		}
+		if got != want && !(got != cty.NilVal && want != cty.NilVal && got.RawEquals(want)) {
+			t.Errorf("%s: element's a is %#v, want %#v", src, got, want)
+		}
+	}
+}
+
 // TestConvertedElementOf checks the element types conform converts by:
 // tuples or lists of different lengths are a list where all their
 // elements merge, objects merge their attributes at every level, and
