@@ -82,7 +82,8 @@ func TestShapeOfArgValue(t *testing.T) {
 		if a := shapeOfArg(e, known).elem().attr("a"); a != nil {
 			got = a.value
 		}
-		if got != want && !(got != cty.NilVal && want != cty.NilVal && got.RawEquals(want)) {
+		same := got == want || got != cty.NilVal && want != cty.NilVal && got.RawEquals(want)
+		if !same {
 			t.Errorf("%s: element's a is %#v, want %#v", src, got, want)
 		}
 	}
