@@ -674,11 +674,14 @@ func (c *converter) objectFields(x ast.Expr, t, from cty.Type, sh *argShape, d *
 	}
 	// A field named as a name its struct's values refer to would hide
 	// that name from them.
-	bound := func(n string) bool {
-		return c.bound(n) || slices.ContainsFunc(attrs, func(a attr) bool {
-			return refersTo(a.value, n) || (a.defaulted != nil && refersTo(a.defaulted, n))
-		})
+	refs := map[string]bool{}
+	for _, a := range attrs {
+		maps.Copy(refs, refNames(a.value))
+		if a.defaulted != nil {
+			maps.Copy(refs, refNames(a.defaulted))
+		}
 	}
+	bound := func(n string) bool { return c.bound(n) || refs[n] }
 	s := &ast.StructLit{}
 	for _, a := range attrs {
 		f := field(label(a.name, bound), a.value)
