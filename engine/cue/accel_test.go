@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"cuelang.org/go/cue"
@@ -44,35 +45,33 @@ func TestAccelerators(t *testing.T) {
 		cases = append(cases, found...)
 	}
 	// exercised counts, over all cases, what each accelerator did with
-	// every accelerator on.
-	var exercised struct{ speculated, carried, typed, batched, replanned int }
-	for _, path := range cases {
-		c, err := golden.Load(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Base(filepath.Dir(path)) + "/" + c.Name
-		t.Run(name, func(t *testing.T) {
-			for _, pc := range accelCases(t, c, filepath.Base(filepath.Dir(path)) == "verify") {
-				t.Run(pc.name, func(t *testing.T) {
-					all, allDiags := planValue(pc.v, pc.opts)
+	// every accelerator on. The cases run in parallel, each with its own
+	// CUE context and provider.
+	var exercised struct {
+		sync.Mutex
+		speculated, carried, typed, batched, replanned int
+	}
+	t.Run("cases", func(t *testing.T) {
+		for _, path := range cases {
+			c, err := golden.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := filepath.Base(filepath.Dir(path)) + "/" + c.Name
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				accelerated(t, c, filepath.Base(filepath.Dir(path)) == "verify", func(all *planner) {
+					exercised.Lock()
+					defer exercised.Unlock()
 					exercised.speculated += all.stats.speculated
 					exercised.carried += all.stats.carried
 					exercised.typed += len(all.shapes.byPath)
 					exercised.batched += len(all.batch.expanded) + len(all.batch.missed)
 					exercised.replanned += all.stats.replans
-					for _, off := range accelSettings {
-						opts := pc.opts
-						opts.off = off
-						p, diags := planValue(pc.v, opts)
-						if d := planDifferences(all.result, p.result, allDiags, diags); len(d) > 0 {
-							t.Errorf("without %s the plan differs from the one with every accelerator:\n%s", off, strings.Join(d, "\n"))
-						}
-					}
 				})
-			}
-		})
-	}
+			})
+		}
+	})
 	if t.Failed() {
 		return
 	}
@@ -86,6 +85,26 @@ func TestAccelerators(t *testing.T) {
 		if n == 0 {
 			t.Errorf("%s in any case: the test does not exercise it", what)
 		}
+	}
+}
+
+// accelerated plans each program of the golden case c with every
+// accelerator (telling count what they did), then with each switched off
+// in turn and all off, and requires the same plan and diagnostics.
+func accelerated(t *testing.T, c *golden.Case, verify bool, count func(all *planner)) {
+	for _, pc := range accelCases(t, c, verify) {
+		t.Run(pc.name, func(t *testing.T) {
+			all, allDiags := planValue(pc.v, pc.opts)
+			count(all)
+			for _, off := range accelSettings {
+				opts := pc.opts
+				opts.off = off
+				p, diags := planValue(pc.v, opts)
+				if d := planDifferences(all.result, p.result, allDiags, diags); len(d) > 0 {
+					t.Errorf("without %s the plan differs from the one with every accelerator:\n%s", off, strings.Join(d, "\n"))
+				}
+			}
+		})
 	}
 }
 
