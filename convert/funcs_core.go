@@ -240,7 +240,16 @@ func convTry(cl *call) ast.Expr {
 		// held in a disjunction, would be one of the call itself
 		// wherever CUE finalizes the call's struct first (an error that
 		// the engine's validation of the program reports, a fallback
-		// taken where the argument evaluates). One that may be unknown
+		// taken where the argument evaluates). Even where #try tests
+		// plain arguments with != _|_, and its result is right, CUE
+		// v0.17.1 takes that result for an error once it is passed on
+		// to another definition: with
+		//	#first: {#args: [_, _], out: [if #args[0] != _|_ {#args[0]}, #args[1]][0]}
+		//	#id: {#args: [_], let x = #args[0], out: [if (x & number) != _|_ {x}, "not a number"][0]}
+		// a for over {d: "s"} with let s = (#first & {#args: [v.size, 1]}).out
+		// has s: 1 but (#id & {#args: [s]}).out: "not a number" (the
+		// wrappers' items whose attribute is missing failed the
+		// module's #tonumber). One that may be unknown
 		// is tested in place, below: CUE v0.17.1 finalizes an element
 		// of #args as a field, and drops a disjunct that holds a value
 		// not known yet where the same disjunction in place waits for it
