@@ -92,7 +92,9 @@ func TestAccelerators(t *testing.T) {
 // accelerator (telling count what they did), then with each switched off
 // in turn and all off, and requires the same plan and diagnostics.
 func accelerated(t *testing.T, c *golden.Case, verify bool, count func(all *planner)) {
-	for _, pc := range accelCases(t, c, verify) {
+	pcs := accelCases(t, c, verify)
+	for i := range pcs {
+		pc := &pcs[i]
 		t.Run(pc.name, func(t *testing.T) {
 			all, allDiags := planValue(pc.v, pc.opts)
 			count(all)
