@@ -3,6 +3,7 @@ package cue
 import (
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,18 +22,31 @@ import (
 	"github.com/tofucue/tofucue/engine/mock"
 	"github.com/tofucue/tofucue/engine/plan"
 	"github.com/tofucue/tofucue/golden"
+	"github.com/tofucue/tofucue/internal/corpus"
 )
 
 // accelSettings are what TestAccelerators plans each case with besides
 // every accelerator: each switched off alone, then all of them.
 var accelSettings = []accel{accelShapes, accelBatch, accelSpeculate, accelReplan, allAccels}
 
+// settingsToCompare are the accelSettings TestAccelerators compares: all
+// of them where the corpus-wide tests run (TOFUCUE_CORPUS=1, which .ci/run
+// sets), and otherwise the reference planner alone (every accelerator
+// off), which keeps go test ./... within its time on 2 cores.
+func settingsToCompare() []accel {
+	if v := os.Getenv(corpus.Env); v != "" && v != "0" {
+		return accelSettings
+	}
+	return []accel{allAccels}
+}
+
 // TestAccelerators plans the CUE side of every golden plancue and verify
 // case (the HCL module converted, with the inputs and mock provider the
 // golden test gives it, the verify case's edits made) with every
 // accelerator, then with each switched off in turn and with all off (the
 // reference planner), and requires the same plan and diagnostics each
-// time: an accelerator may skip work, never change a result. It also
+// time: an accelerator may skip work, never change a result (each one off
+// alone where TOFUCUE_CORPUS=1; see settingsToCompare). It also
 // requires that each accelerator did its work in some case, so that a
 // switch that no longer switches anything is seen.
 func TestAccelerators(t *testing.T) {
@@ -98,7 +112,7 @@ func accelerated(t *testing.T, c *golden.Case, verify bool, count func(all *plan
 		t.Run(pc.name, func(t *testing.T) {
 			all, allDiags := planValue(pc.v, pc.opts)
 			count(all)
-			for _, off := range accelSettings {
+			for _, off := range settingsToCompare() {
 				opts := pc.opts
 				opts.off = off
 				p, diags := planValue(pc.v, opts)
