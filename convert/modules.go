@@ -495,6 +495,25 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 			return x
 		}
 		mapped = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(elem)})
+	case t.IsMapType() && sh.exactAttrs():
+		// A map written as an object constructor: each attribute is
+		// converted to the element type in its own field.
+		attrs := map[string]cty.Type{}
+		var children map[string]*typeexpr.Defaults
+		if ed := child(d, ""); ed != nil {
+			children = map[string]*typeexpr.Defaults{}
+			for n := range sh.attrs {
+				children[n] = ed
+			}
+		}
+		for n := range sh.attrs {
+			attrs[n] = t.ElementType()
+		}
+		ot := cty.Object(attrs)
+		mapped = c.objectFields(x, ot, from, sh, &typeexpr.Defaults{Type: ot, Children: children}, depth, known)
+		if mapped == x {
+			return x
+		}
 	case t.IsMapType():
 		elem := c.conform(ident(v), t.ElementType(), convertedElementOf(from), sh.elem(), child(d, ""), depth+1, known)
 		if same(elem) {
