@@ -72,9 +72,7 @@ var coreFuncs = map[string]function{
 			return cl.fail("coalesce takes at least one argument.")
 		}
 		for i, k := range cl.kinds {
-			if i < len(cl.src) {
-				cl.kinds[i] = cl.c.scalarKind(cl.src[i], k)
-			}
+			cl.kinds[i] = cl.c.scalarKind(cl.src[i], k)
 		}
 		if _, mixed := unified(cl.kinds...); mixed && !cl.expand {
 			// OpenTofu converts the arguments to one type: strings.

@@ -346,13 +346,13 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 		arg := selector(ident(argsName), name)
 		val := arg
 		a := body.Attributes[name]
-		// An argument known while planning is known in full: its null
-		// tests, and its elements', are CUE's own.
-		known := a != nil && !c.mayBeUnknown(a.Expr)
 		var sh *argShape
 		if a != nil {
 			sh = shapeOfArg(a.Expr, func(e hclsyntax.Expression) bool { return !c.mayBeUnknown(e) })
 		}
+		// An argument known while planning is known in full: its null
+		// tests, and its elements', are CUE's own.
+		known := sh.isKnown()
 		if a == nil || !c.conforms(a.Expr, v) {
 			from, csh := cty.DynamicPseudoType, sh
 			if a != nil {
@@ -499,15 +499,9 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 		// A map written as an object constructor: each attribute is
 		// converted to the element type in its own field.
 		attrs := map[string]cty.Type{}
-		var children map[string]*typeexpr.Defaults
-		if ed := child(d, ""); ed != nil {
-			children = map[string]*typeexpr.Defaults{}
-			for n := range sh.attrs {
-				children[n] = ed
-			}
-		}
+		children := map[string]*typeexpr.Defaults{}
 		for n := range sh.attrs {
-			attrs[n] = t.ElementType()
+			attrs[n], children[n] = t.ElementType(), child(d, "")
 		}
 		ot := cty.Object(attrs)
 		mapped = c.objectFields(x, ot, from, sh, &typeexpr.Defaults{Type: ot, Children: children}, depth, known)

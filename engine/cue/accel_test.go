@@ -3,7 +3,6 @@ package cue
 import (
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,7 +33,7 @@ var accelSettings = []accel{accelShapes, accelBatch, accelSpeculate, accelReplan
 // sets), and otherwise the reference planner alone (every accelerator
 // off), which keeps go test ./... within its time on 2 cores.
 func settingsToCompare() []accel {
-	if v := os.Getenv(corpus.Env); v != "" && v != "0" {
+	if corpus.Enabled() {
 		return accelSettings
 	}
 	return []accel{allAccels}
@@ -103,8 +102,8 @@ func TestAccelerators(t *testing.T) {
 }
 
 // accelerated plans each program of the golden case c with every
-// accelerator (telling count what they did), then with each switched off
-// in turn and all off, and requires the same plan and diagnostics.
+// accelerator (telling count what they did), then with each setting of
+// settingsToCompare, and requires the same plan and diagnostics.
 func accelerated(t *testing.T, c *golden.Case, verify bool, count func(all *planner)) {
 	pcs := accelCases(t, c, verify)
 	for i := range pcs {

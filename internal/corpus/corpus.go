@@ -66,10 +66,17 @@ func Require(tb testing.TB) {
 	if _, bench := tb.(*testing.B); bench {
 		return
 	}
-	if v := os.Getenv(Env); v == "" || v == "0" {
+	if !Enabled() {
 		name, _, _ := strings.Cut(tb.Name(), "/")
 		tb.Skipf("a corpus-wide test, run with %s=1 (.ci/run sets it): %s=1 go test -run '^%s$' -v %s", Env, Env, name, packageDir())
 	}
+}
+
+// Enabled reports whether the corpus-wide tests run: TOFUCUE_CORPUS is
+// set, to 1 ("" and 0 are off).
+func Enabled() bool {
+	v := os.Getenv(Env)
+	return v != "" && v != "0"
 }
 
 // packageDir is the directory of the package under test (go test runs a
