@@ -221,7 +221,7 @@ func (c *converter) importInstances(b *hclsyntax.Block, fe *hclsyntax.Attribute,
 	default:
 		fc = &ast.ForClause{Key: ident(k), Value: ident(v), Source: src}
 	}
-	c.push(map[string]binding{"each": {cue: eachName, known: c.knownIn(fe.Expr), ty: c.eachType(fe.Expr)}, "": {cue: k, key: k, value: v}})
+	c.push(map[string]binding{"each": {cue: eachName, nameFacts: nameFacts{known: c.knownIn(fe.Expr), ty: c.eachType(fe.Expr)}}, "": {cue: k, key: k, value: v}})
 	inst := single()
 	toX := c.addressString(toAttr.Expr)
 	inst.Elts = append(inst.Elts, field(ident("to"), toX))

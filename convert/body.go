@@ -164,7 +164,7 @@ func (c *converter) dynamic(b *hclsyntax.Block) ast.Expr {
 	default:
 		clauses = c.sortedFor(src, sk, k, v)
 	}
-	c.push(map[string]binding{iterName: {iterator: true, key: k, value: v, known: c.knownIn(forEach), forEach: forEach}})
+	c.push(map[string]binding{iterName: {iterator: true, key: k, value: v, nameFacts: nameFacts{known: c.knownIn(forEach)}, forEach: forEach}})
 	defer c.pop()
 	body := c.blockBody(content)
 	return &ast.Comprehension{Clauses: c.guardedSource(clauses, body), Value: asStruct(body)}

@@ -13,7 +13,6 @@ import (
 	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/cueform"
@@ -125,15 +124,8 @@ type converter struct {
 	// them (see template_table.go).
 	usesTable bool
 
-	localKinds map[string]kind
-	// localTypes caches staticType of locals.
-	localTypes map[string]cty.Type
-	// localsRefined caches refinedNotNull of locals.
-	localsRefined map[string]bool
-	// localsUnknown caches localMayBeUnknown.
-	localsUnknown map[string]bool
-	// argumentsKnown caches configuredKnown, by TYPE.NAME.ATTR.
-	argumentsKnown map[string]bool
+	// a is what the converter knows of the module's expressions.
+	a *analysis
 	// inUnknown is set while the parts of a template or call that
 	// unknownScope guards are converted: it alone needs the guard.
 	inUnknown bool
@@ -241,11 +233,7 @@ func newConverter(m *config.Module, opts Options, fam *family, child string) *co
 		child:          child,
 		featureSymbols: map[string]bool{},
 		topLevel:       map[string]bool{},
-		localKinds:     map[string]kind{},
-		localTypes:     map[string]cty.Type{},
-		localsRefined:  map[string]bool{},
-		localsUnknown:  map[string]bool{},
-		argumentsKnown: map[string]bool{},
+		a:              newAnalysis(m, child != ""),
 		knownConds:     map[*ast.IndexExpr]bool{},
 	}
 	for _, f := range m.Registry().Features() {

@@ -323,8 +323,8 @@ func isNullExpr(e hclsyntax.Expression) bool {
 // are compared.
 func (c *converter) refinedNullComparison(op token.Token, e *hclsyntax.BinaryOpExpr, x, y ast.Expr) (ast.Expr, bool) {
 	switch {
-	case isNullLit(y) && c.refinedNotNull(e.LHS):
-	case isNullLit(x) && c.refinedNotNull(e.RHS):
+	case isNullLit(y) && c.a.refinedNotNull(e.LHS):
+	case isNullLit(x) && c.a.refinedNotNull(e.RHS):
 		x = y
 	default:
 		return nil, false

@@ -82,7 +82,7 @@ func (c *converter) outsideRoot(e hcl.Expression) string {
 		a, ok := t[1].(hcl.TraverseAttr)
 		return ok && a.Name == "module"
 	}
-	if !c.refersTo(e, pathModule, nil) {
+	if !c.a.refersTo(e, pathModule, nil) {
 		return ""
 	}
 	return fmt.Sprintf("The path is built from path.module and known only when the module is planned; the converted module embeds the files of the root module's directory, and this module's directory, %s, is outside it.", c.child)

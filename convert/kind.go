@@ -88,11 +88,11 @@ func unified(ks ...kind) (k kind, mixed bool) {
 // cache: what the converter knows of a local is what it knows of its
 // expression. none is the answer for a local the module does not declare,
 // and for one read again while its own answer is worked out (a cycle).
-func perLocal[T any](c *converter, cache map[string]T, name string, none T, f func(hcl.Expression) T) T {
+func perLocal[T any](a *analysis, cache map[string]T, name string, none T, f func(hcl.Expression) T) T {
 	if v, ok := cache[name]; ok {
 		return v
 	}
-	l := c.m.Locals[name]
+	l := a.m.Locals[name]
 	if l == nil {
 		return none
 	}
@@ -105,7 +105,7 @@ func perLocal[T any](c *converter, cache map[string]T, name string, none T, f fu
 // refersTo is whether e, or a local value it reads at any depth, holds a
 // reference that match takes. An expression that skip takes (when skip is
 // not nil) is not looked into, nor are the local values it reads.
-func (c *converter) refersTo(e hcl.Expression, match func(hcl.Traversal) bool, skip func(hcl.Expression) bool) bool {
+func (a *analysis) refersTo(e hcl.Expression, match func(hcl.Traversal) bool, skip func(hcl.Expression) bool) bool {
 	seen := map[string]bool{}
 	var walk func(e hcl.Expression) bool
 	walk = func(e hcl.Expression) bool {
@@ -119,12 +119,12 @@ func (c *converter) refersTo(e hcl.Expression, match func(hcl.Traversal) bool, s
 			if t.RootName() != "local" || len(t) < 2 {
 				continue
 			}
-			a, ok := t[1].(hcl.TraverseAttr)
-			if !ok || seen[a.Name] || c.m.Locals[a.Name] == nil {
+			at, ok := t[1].(hcl.TraverseAttr)
+			if !ok || seen[at.Name] || a.m.Locals[at.Name] == nil {
 				continue
 			}
-			seen[a.Name] = true
-			if walk(c.m.Locals[a.Name].Expr) {
+			seen[at.Name] = true
+			if walk(a.m.Locals[at.Name].Expr) {
 				return true
 			}
 		}
@@ -134,21 +134,21 @@ func (c *converter) refersTo(e hcl.Expression, match func(hcl.Traversal) bool, s
 }
 
 // localKind is the kind of a local value, from its expression.
-func (c *converter) localKind(name string) kind {
-	return perLocal(c, c.localKinds, name, kindUnknown, c.kindOf)
+func (a *analysis) localKind(name string) kind {
+	return perLocal(a, a.localKinds, name, kindUnknown, func(e hcl.Expression) kind { return a.kindOf(noNames{}, e) })
 }
 
 // kindOf works out the kind of an expression without converting it:
 // from its form, else from its static type (typeOf).
-func (c *converter) kindOf(e hcl.Expression) kind {
-	if k := c.formKind(e); k != kindUnknown {
+func (a *analysis) kindOf(in names, e hcl.Expression) kind {
+	if k := a.formKind(in, e); k != kindUnknown {
 		return k
 	}
-	return kindOfType(c.typeOf(e))
+	return kindOfType(a.typeOf(in, e))
 }
 
 // formKind is the kind an expression's form tells.
-func (c *converter) formKind(e hcl.Expression) kind {
+func (a *analysis) formKind(in names, e hcl.Expression) kind {
 	switch e := e.(type) {
 	case *hclsyntax.LiteralValueExpr:
 		if e.Val.IsNull() {
@@ -164,9 +164,9 @@ func (c *converter) formKind(e hcl.Expression) kind {
 	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateJoinExpr:
 		return kindString
 	case *hclsyntax.TemplateWrapExpr:
-		return c.kindOf(e.Wrapped)
+		return a.kindOf(in, e.Wrapped)
 	case *hclsyntax.ParenthesesExpr:
-		return c.kindOf(e.Expression)
+		return a.kindOf(in, e.Expression)
 	case *hclsyntax.TupleConsExpr, *hclsyntax.SplatExpr:
 		return kindList
 	case *hclsyntax.ObjectConsExpr:
@@ -177,7 +177,7 @@ func (c *converter) formKind(e hcl.Expression) kind {
 		}
 		return kindList
 	case *hclsyntax.ConditionalExpr:
-		k, _ := unified(c.kindOf(e.TrueResult), c.kindOf(e.FalseResult))
+		k, _ := unified(a.kindOf(in, e.TrueResult), a.kindOf(in, e.FalseResult))
 		return k
 	case *hclsyntax.FunctionCallExpr:
 		if f, ok := functions[e.Name]; ok {
@@ -186,7 +186,7 @@ func (c *converter) formKind(e hcl.Expression) kind {
 	case *hclsyntax.BinaryOpExpr:
 		switch e.Op {
 		case hclsyntax.OpAdd, hclsyntax.OpSubtract, hclsyntax.OpMultiply, hclsyntax.OpModulo:
-			if c.kindOf(e.LHS) == kindInt && c.kindOf(e.RHS) == kindInt {
+			if a.kindOf(in, e.LHS) == kindInt && a.kindOf(in, e.RHS) == kindInt {
 				return kindInt
 			}
 			return kindNumber
@@ -198,22 +198,22 @@ func (c *converter) formKind(e hcl.Expression) kind {
 		if e.Op == hclsyntax.OpLogicalNot {
 			return kindBool
 		}
-		return c.kindOf(e.Val)
+		return a.kindOf(in, e.Val)
 	case *hclsyntax.ScopeTraversalExpr:
 		t := e.Traversal
 		switch t.RootName() {
 		case "var":
 			if len(t) == 2 {
-				if a, ok := t[1].(hcl.TraverseAttr); ok {
-					if v := c.m.Variables[a.Name]; v != nil {
+				if at, ok := t[1].(hcl.TraverseAttr); ok {
+					if v := a.m.Variables[at.Name]; v != nil {
 						return kindOfType(v.Type)
 					}
 				}
 			}
 		case "local":
 			if len(t) == 2 {
-				if a, ok := t[1].(hcl.TraverseAttr); ok {
-					return c.localKind(a.Name)
+				if at, ok := t[1].(hcl.TraverseAttr); ok {
+					return a.localKind(at.Name)
 				}
 			}
 		case "count":
@@ -234,16 +234,16 @@ func (c *converter) formKind(e hcl.Expression) kind {
 // refinedNullComparison takes for not null.
 // A literal is known, and a reference (var.x, a resource's attribute)
 // is not refined.
-func (c *converter) refinedNotNull(e hcl.Expression) bool {
+func (a *analysis) refinedNotNull(e hcl.Expression) bool {
 	switch e := e.(type) {
 	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateJoinExpr, *hclsyntax.BinaryOpExpr, *hclsyntax.UnaryOpExpr:
 		return true
 	case *hclsyntax.TemplateWrapExpr:
-		return c.refinedNotNull(e.Wrapped)
+		return a.refinedNotNull(e.Wrapped)
 	case *hclsyntax.ParenthesesExpr:
-		return c.refinedNotNull(e.Expression)
+		return a.refinedNotNull(e.Expression)
 	case *hclsyntax.ConditionalExpr:
-		return c.refinedNotNull(e.TrueResult) || c.refinedNotNull(e.FalseResult)
+		return a.refinedNotNull(e.TrueResult) || a.refinedNotNull(e.FalseResult)
 	case *hclsyntax.FunctionCallExpr:
 		return notNullResult(strings.TrimPrefix(e.Name, "core::"))
 	case *hclsyntax.ScopeTraversalExpr:
@@ -251,11 +251,11 @@ func (c *converter) refinedNotNull(e hcl.Expression) bool {
 		if t.RootName() != "local" || len(t) != 2 {
 			return false
 		}
-		a, ok := t[1].(hcl.TraverseAttr)
+		at, ok := t[1].(hcl.TraverseAttr)
 		if !ok {
 			return false
 		}
-		return perLocal(c, c.localsRefined, a.Name, false, c.refinedNotNull)
+		return perLocal(a, a.localsRefined, at.Name, false, a.refinedNotNull)
 	}
 	return false
 }

@@ -6,7 +6,6 @@ import (
 
 	"cuelang.org/go/cue/ast"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/cueform"
@@ -132,12 +131,9 @@ type binding struct {
 	iterator   bool
 	key, value string
 	kind       kind
-	// ty is the type of the value bound (typeOf), NilType
-	// where not worked out.
-	ty cty.Type
-	// known is set where the value bound is known while planning (see
-	// mayBeUnknown); each.key is known even where each.value is not.
-	known bool
+	// nameFacts is what the analysis reads of the name (its type, and
+	// whether it is known while planning).
+	nameFacts
 	// templateVars is set for a template's variable: the CUE identifier
 	// of the variables object it is an attribute of.
 	templateVars string

@@ -287,6 +287,6 @@ func (c *converter) sensitiveOutput(o *config.Output) (string, bool) {
 		}
 		return false
 	}
-	found := c.refersTo(o.Expr, sensitive, unmarks)
+	found := c.a.refersTo(o.Expr, sensitive, unmarks)
 	return name, found
 }

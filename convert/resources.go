@@ -107,7 +107,7 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 	case count != nil:
 		countName := c.letName("count")
 		if cnd, ok := c.zeroOrOne(count); ok {
-			c.push(map[string]binding{"count": {cue: countName, known: true}})
+			c.push(map[string]binding{"count": {cue: countName, nameFacts: nameFacts{known: true}}})
 			inst := body()
 			c.pop()
 			inst = withLet(inst, countName, &ast.StructLit{Elts: []ast.Decl{field(ident("index"), intLit(0))}})
@@ -115,7 +115,7 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 		}
 		n, _ := c.expr(count)
 		i := c.fresh("i")
-		c.push(map[string]binding{"count": {cue: countName, known: true}, "": {cue: i}})
+		c.push(map[string]binding{"count": {cue: countName, nameFacts: nameFacts{known: true}}, "": {cue: i}})
 		inst := body()
 		c.pop()
 		inst = withLet(inst, countName, &ast.StructLit{Elts: []ast.Decl{field(ident("index"), ident(i))}})
@@ -139,7 +139,7 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 		default:
 			fc = &ast.ForClause{Key: ident(k), Value: ident(v), Source: c.lib("forEach", src)}
 		}
-		c.push(map[string]binding{"each": {cue: eachName, known: c.knownIn(forEach), forEach: forEach, ty: c.eachType(forEach)}, "": {cue: k, key: k, value: v}})
+		c.push(map[string]binding{"each": {cue: eachName, nameFacts: nameFacts{known: c.knownIn(forEach), ty: c.eachType(forEach)}, forEach: forEach}, "": {cue: k, key: k, value: v}})
 		inst := inlineEach(body(), eachName, keyExpr, v)
 		c.pop()
 		inst = withLet(inst, eachName, &ast.StructLit{Elts: []ast.Decl{field(ident("key"), keyExpr), field(ident("value"), ident(v))}})

@@ -69,7 +69,7 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 			vk = join(vk, c.kindOf(x))
 		}
 	}
-	names[e.ValVar] = binding{cue: valVar, known: known, kind: vk, ty: vt, over: e.CollExpr}
+	names[e.ValVar] = binding{cue: valVar, kind: vk, nameFacts: nameFacts{ty: vt, known: known}, over: e.CollExpr}
 	// Over a set, OpenTofu's key is the element itself; CUE's set is a
 	// list, whose key would be the index.
 	set := e.KeyVar != "" && c.isSetExpr(e.CollExpr)
@@ -84,7 +84,7 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 		case kindMap:
 			kk = kindString
 		}
-		names[e.KeyVar] = binding{cue: keyVar, kind: kk, known: known, ty: kt, over: e.CollExpr}
+		names[e.KeyVar] = binding{cue: keyVar, kind: kk, nameFacts: nameFacts{ty: kt, known: known}, over: e.CollExpr}
 	}
 	c.push(names)
 	defer c.pop()
@@ -116,10 +116,10 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 		// same list, and equal values unify.
 		inner := c.fresh(e.ValVar + "_")
 		innerKey := ""
-		c.push(map[string]binding{e.ValVar: {cue: inner, known: known}})
+		c.push(map[string]binding{e.ValVar: {cue: inner, nameFacts: nameFacts{known: known}}})
 		if e.KeyVar != "" {
 			innerKey = c.fresh(e.KeyVar + "_")
-			c.scopes[len(c.scopes)-1].names[e.KeyVar] = binding{cue: innerKey, known: known}
+			c.scopes[len(c.scopes)-1].names[e.KeyVar] = binding{cue: innerKey, nameFacts: nameFacts{known: known}}
 		}
 		innerClause := &ast.ForClause{Value: ident(inner), Source: src}
 		if innerKey != "" {

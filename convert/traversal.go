@@ -87,7 +87,7 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 			return c.unconverted(rng, "Reference not converted",
 				fmt.Sprintf("The local value %q has a name that a CUE identifier cannot hold.", name)), kindUnknown
 		}
-		return c.steps(ident(id), c.localKind(name), rest[1:])
+		return c.steps(ident(id), c.a.localKind(name), rest[1:])
 	// count and each are bound in scope inside the instances of a
 	// declaration that sets count or for_each (see instances), and are
 	// found above; reaching here means the block sets neither.

@@ -21,7 +21,7 @@ import (
 // not known (a kind test) is what makes a chain of module calls cost
 // more with each call, so each type known here is work saved at each
 // call of each layer.
-func (c *converter) typeOf(e hcl.Expression) (ty cty.Type) {
+func (a *analysis) typeOf(in names, e hcl.Expression) (ty cty.Type) {
 	defer func() {
 		// A function's type check may panic on arguments it does not
 		// expect; the type is then not known.
@@ -38,13 +38,13 @@ func (c *converter) typeOf(e hcl.Expression) (ty cty.Type) {
 	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateJoinExpr:
 		return cty.String
 	case *hclsyntax.TemplateWrapExpr:
-		return c.typeOf(e.Wrapped)
+		return a.typeOf(in, e.Wrapped)
 	case *hclsyntax.ParenthesesExpr:
-		return c.typeOf(e.Expression)
+		return a.typeOf(in, e.Expression)
 	case *hclsyntax.TupleConsExpr:
 		tys := make([]cty.Type, len(e.Exprs))
 		for i, x := range e.Exprs {
-			tys[i] = c.typeOf(x)
+			tys[i] = a.typeOf(in, x)
 		}
 		return cty.Tuple(tys)
 	case *hclsyntax.ObjectConsExpr:
@@ -54,18 +54,18 @@ func (c *converter) typeOf(e hcl.Expression) (ty cty.Type) {
 			if !ok {
 				return cty.DynamicPseudoType
 			}
-			attrs[name] = c.typeOf(it.ValueExpr)
+			attrs[name] = a.typeOf(in, it.ValueExpr)
 		}
 		return cty.Object(attrs)
 	case *hclsyntax.ScopeTraversalExpr:
-		return c.traversalType(e.Traversal)
+		return a.traversalType(in, e.Traversal)
 	case *hclsyntax.RelativeTraversalExpr:
-		return stepType(c.typeOf(e.Source), e.Traversal)
+		return stepType(a.typeOf(in, e.Source), e.Traversal)
 	case *hclsyntax.IndexExpr:
-		ct := c.typeOf(e.Collection)
+		ct := a.typeOf(in, e.Collection)
 		key, ok := constValue(e.Key)
 		if !ok {
-			key = cty.UnknownVal(c.typeOf(e.Key))
+			key = cty.UnknownVal(a.typeOf(in, e.Key))
 		}
 		return stepType(ct, hcl.Traversal{hcl.TraverseIndex{Key: key}})
 	case *hclsyntax.FunctionCallExpr:
@@ -77,8 +77,8 @@ func (c *converter) typeOf(e hcl.Expression) (ty cty.Type) {
 		// type, which OpenTofu converts it to (or refuses it): compact of
 		// anything is a list of strings.
 		args := make([]cty.Type, len(e.Args))
-		for i, a := range e.Args {
-			args[i] = c.typeOf(a)
+		for i, arg := range e.Args {
+			args[i] = a.typeOf(in, arg)
 			pt, ok := paramType(f, i)
 			if !ok {
 				continue
@@ -104,8 +104,8 @@ func (c *converter) typeOf(e hcl.Expression) (ty cty.Type) {
 		// which a type check may read: lookup(x, "name", null) of an
 		// object x has the type of x's attribute name.
 		vals := make([]cty.Value, len(e.Args))
-		for i, a := range e.Args {
-			if v, ok := constValue(a); ok {
+		for i, arg := range e.Args {
+			if v, ok := constValue(arg); ok {
 				vals[i] = v
 			} else {
 				vals[i] = cty.UnknownVal(args[i])
@@ -124,7 +124,7 @@ func (c *converter) typeOf(e hcl.Expression) (ty cty.Type) {
 		}
 		return rt
 	case *hclsyntax.ConditionalExpr:
-		a, b := c.typeOf(e.TrueResult), c.typeOf(e.FalseResult)
+		a, b := a.typeOf(in, e.TrueResult), a.typeOf(in, e.FalseResult)
 		if a.Equals(b) {
 			return a
 		}
@@ -147,14 +147,12 @@ func (c *converter) typeOf(e hcl.Expression) (ty cty.Type) {
 		if e.Group {
 			return cty.DynamicPseudoType
 		}
-		kt, vt := elementTypes(c.typeOf(e.CollExpr))
-		names := map[string]binding{e.ValVar: {ty: vt}}
+		kt, vt := elementTypes(a.typeOf(in, e.CollExpr))
+		bound := map[string]nameFacts{e.ValVar: {ty: vt}}
 		if e.KeyVar != "" {
-			names[e.KeyVar] = binding{ty: kt}
+			bound[e.KeyVar] = nameFacts{ty: kt}
 		}
-		c.push(names)
-		defer c.pop()
-		et := c.typeOf(e.ValExpr)
+		et := a.typeOf(within{in, bound}, e.ValExpr)
 		if e.KeyExpr != nil {
 			return cty.Map(et)
 		}
@@ -165,9 +163,9 @@ func (c *converter) typeOf(e hcl.Expression) (ty cty.Type) {
 
 // traversalType is the type of var.X..., local.X... or a for variable's
 // value and the steps after it.
-func (c *converter) traversalType(t hcl.Traversal) cty.Type {
+func (a *analysis) traversalType(in names, t hcl.Traversal) cty.Type {
 	root := t.RootName()
-	if b, ok := c.lookup(root); ok {
+	if b, ok := in.facts(root); ok {
 		if b.ty == cty.NilType {
 			return cty.DynamicPseudoType
 		}
@@ -176,24 +174,24 @@ func (c *converter) traversalType(t hcl.Traversal) cty.Type {
 	if len(t) < 2 {
 		return cty.DynamicPseudoType
 	}
-	a, ok := t[1].(hcl.TraverseAttr)
+	at, ok := t[1].(hcl.TraverseAttr)
 	if !ok {
 		return cty.DynamicPseudoType
 	}
 	switch root {
 	case "var":
-		if v := c.m.Variables[a.Name]; v != nil && v.Type != cty.NilType {
+		if v := a.m.Variables[at.Name]; v != nil && v.Type != cty.NilType {
 			return stepType(v.Type, t[2:])
 		}
 	case "local":
-		return stepType(c.localType(a.Name), t[2:])
+		return stepType(a.localType(at.Name), t[2:])
 	}
 	return cty.DynamicPseudoType
 }
 
 // localType is typeOf a local value's expression.
-func (c *converter) localType(name string) cty.Type {
-	return perLocal(c, c.localTypes, name, cty.DynamicPseudoType, c.typeOf)
+func (a *analysis) localType(name string) cty.Type {
+	return perLocal(a, a.localTypes, name, cty.DynamicPseudoType, func(e hcl.Expression) cty.Type { return a.typeOf(noNames{}, e) })
 }
 
 // stepType is the type of what the steps t reach in a value of type ty.
@@ -280,6 +278,6 @@ func attributeTypes(ty cty.Type) []cty.Type {
 // eachType is the type of each in the instances of a block whose
 // for_each is forEach: its key is a string, and its value an element of
 // forEach as elementOf gives it.
-func (c *converter) eachType(forEach hcl.Expression) cty.Type {
-	return cty.Object(map[string]cty.Type{"key": cty.String, "value": elementOf(c.typeOf(forEach))})
+func (a *analysis) eachType(in names, forEach hcl.Expression) cty.Type {
+	return cty.Object(map[string]cty.Type{"key": cty.String, "value": elementOf(a.typeOf(in, forEach))})
 }

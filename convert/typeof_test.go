@@ -41,7 +41,7 @@ locals {
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	c := newConverter(m, Options{}, nil, "")
+	a := newAnalysis(m, false)
 	for _, tc := range []struct {
 		expr string
 		want cty.Type
@@ -83,7 +83,7 @@ locals {
 		if diags.HasErrors() {
 			t.Fatal(diags.Error())
 		}
-		if got := c.typeOf(e); !got.Equals(tc.want) {
+		if got := a.typeOf(noNames{}, e); !got.Equals(tc.want) {
 			t.Errorf("typeOf(%s) = %#v, want %#v", tc.expr, got, tc.want)
 		}
 	}
@@ -113,12 +113,92 @@ func TestTypeOfTry(t *testing.T) {
 			t.Errorf("try's type for arguments %#v is %#v, not unknown", args, rt)
 		}
 	}
-	c := newConverter(&config.Module{}, Options{}, nil, "")
+	a := newAnalysis(&config.Module{}, false)
 	e, diags := hclsyntax.ParseExpression([]byte(`try(1, "a")`), "x.tf", hcl.InitialPos)
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	if got := c.typeOf(e); got != cty.DynamicPseudoType {
+	if got := a.typeOf(noNames{}, e); got != cty.DynamicPseudoType {
 		t.Errorf("typeOf(try(1, \"a\")) = %#v, want unknown", got)
+	}
+}
+
+// TestMayBeUnknown checks the analysis's facts of whether a value may be
+// unknown while planning, read in the module's top-level scope and in a
+// for expression's: the root's inputs are known and a called module's
+// are not; a resource's argument set to a known value is known, its
+// other attributes are not; a local is what its expression is; each.key
+// is known where each.value is not.
+func TestMayBeUnknown(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{"main.tf": `
+variable "names" {
+  type = list(string)
+}
+resource "aws_vpc" "v" {
+  cidr_block = "10.0.${length(var.names)}.0/24"
+  tags       = { Name = null }
+}
+resource "aws_subnet" "s" {
+  for_each   = toset(var.names)
+  cidr_block = each.key
+  vpc_id     = aws_vpc.v.id
+}
+locals {
+  known   = upper(var.names[0])
+  pending = aws_vpc.v.id
+  stamped = timestamp()
+}
+`})
+	m, diags := config.Load(dir)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	for _, tc := range []struct {
+		expr         string
+		root, called bool // may be unknown in the root, in a called module
+	}{
+		{"var.names", false, true},
+		{"local.known", false, true},
+		{"local.pending", true, true},
+		{"local.stamped", true, true},
+		{"aws_vpc.v.cidr_block", false, true},
+		// A null literal in the argument leaves it to the provider.
+		{"aws_vpc.v.tags", true, true},
+		{"aws_vpc.v.id", true, true},
+		// each.key: a for_each's keys are known while planning, or OpenTofu
+		// refuses it.
+		{"aws_subnet.s[\"a\"].cidr_block", false, false},
+		{"aws_subnet.s[\"a\"].vpc_id", true, true},
+		{"[for n in var.names : upper(n)]", false, true},
+		{"[for s in aws_subnet.s : s.id]", true, true},
+		{"count.index", false, false},
+		{"path.module", false, false},
+	} {
+		e, diags := hclsyntax.ParseExpression([]byte(tc.expr), "x.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		for _, called := range []bool{false, true} {
+			want := tc.root
+			if called {
+				want = tc.called
+			}
+			if got := newAnalysis(m, called).mayBeUnknown(noNames{}, e); got != want {
+				t.Errorf("mayBeUnknown(%s) in a module called %v = %v, want %v", tc.expr, called, got, want)
+			}
+		}
+	}
+	// Bound names: each.key is known where each.value is not, and a for
+	// variable is what the names given say of it.
+	each := within{noNames{}, map[string]nameFacts{"each": {known: false}, "v": {known: true}}}
+	a := newAnalysis(m, false)
+	for expr, want := range map[string]bool{"each.key": false, "each.value": true, "v": false, "upper(v)": false, "[for x in each.value : x]": true} {
+		e, diags := hclsyntax.ParseExpression([]byte(expr), "x.tf", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		if got := a.mayBeUnknown(each, e); got != want {
+			t.Errorf("mayBeUnknown(%s) with each not known = %v, want %v", expr, got, want)
+		}
 	}
 }

@@ -46,9 +46,9 @@ func atPlan(name string) bool {
 // reads a resource, data source or module output, a variable of a called
 // module (the root's inputs are known), a local that may be unknown, an
 // iterator over a value that may be, or calls timestamp or uuid.
-func (c *converter) mayBeUnknown(e hclsyntax.Expression) bool {
+func (a *analysis) mayBeUnknown(in names, e hclsyntax.Expression) bool {
 	for _, t := range hclsyntax.Variables(e) {
-		if c.traversalMayBeUnknown(t) {
+		if a.traversalMayBeUnknown(in, t) {
 			return true
 		}
 	}
@@ -69,11 +69,11 @@ func atPlanCalls(e hclsyntax.Expression) []*hclsyntax.FunctionCallExpr {
 }
 
 // traversalMayBeUnknown is mayBeUnknown for one reference.
-func (c *converter) traversalMayBeUnknown(t hcl.Traversal) bool {
+func (a *analysis) traversalMayBeUnknown(in names, t hcl.Traversal) bool {
 	root := t.RootName()
-	if b, ok := c.lookup(root); ok {
+	if b, ok := in.facts(root); ok {
 		if root == "each" && len(t) > 1 {
-			if a, isAttr := t[1].(hcl.TraverseAttr); isAttr && a.Name == "key" {
+			if at, isAttr := t[1].(hcl.TraverseAttr); isAttr && at.Name == "key" {
 				return false
 			}
 		}
@@ -81,17 +81,17 @@ func (c *converter) traversalMayBeUnknown(t hcl.Traversal) bool {
 	}
 	switch root {
 	case "var":
-		return c.child != ""
+		return a.called
 	case "count", "path", "terraform":
 		return false
 	case "local":
 		if len(t) < 2 {
 			return true
 		}
-		a, ok := t[1].(hcl.TraverseAttr)
-		return !ok || c.localMayBeUnknown(a.Name)
+		at, ok := t[1].(hcl.TraverseAttr)
+		return !ok || a.localMayBeUnknown(at.Name)
 	}
-	return !c.configuredKnown(t)
+	return !a.configuredKnown(t)
 }
 
 // configuredKnown is whether t reads an argument of a managed resource
@@ -105,7 +105,7 @@ func (c *converter) traversalMayBeUnknown(t hcl.Traversal) bool {
 // looked for. The argument's expression is read in its resource's scope,
 // where count.index is known, and each.key and each.value are where the
 // for_each is.
-func (c *converter) configuredKnown(t hcl.Traversal) bool {
+func (a *analysis) configuredKnown(t hcl.Traversal) bool {
 	if len(t) < 3 {
 		return false
 	}
@@ -113,7 +113,7 @@ func (c *converter) configuredKnown(t hcl.Traversal) bool {
 	if !ok {
 		return false
 	}
-	r := c.m.ManagedResources[t.RootName()+"."+name.Name]
+	r := a.m.ManagedResources[t.RootName()+"."+name.Name]
 	if r == nil {
 		return false
 	}
@@ -129,46 +129,40 @@ func (c *converter) configuredKnown(t hcl.Traversal) bool {
 	if !ok {
 		return false
 	}
-	a := body.Attributes[attr.Name]
-	if a == nil || holdsNull(a.Expr) {
+	arg := body.Attributes[attr.Name]
+	if arg == nil || holdsNull(arg.Expr) {
 		return false
 	}
 	key := r.Type + "." + r.Name + "." + attr.Name
-	if known, ok := c.argumentsKnown[key]; ok {
+	if known, ok := a.argumentsKnown[key]; ok {
 		return known
 	}
 	// A cycle adds nothing.
-	c.argumentsKnown[key] = false
-	eachKnown := r.ForEach == nil || c.knownIn(r.ForEach)
-	scopes := c.scopes
-	c.scopes = []scope{{names: map[string]binding{"each": {cue: "each", known: eachKnown}}}}
-	known := !c.mayBeUnknown(a.Expr)
-	c.scopes = scopes
-	c.argumentsKnown[key] = known
+	a.argumentsKnown[key] = false
+	eachKnown := r.ForEach == nil || a.knownIn(noNames{}, r.ForEach)
+	known := !a.mayBeUnknown(within{noNames{}, map[string]nameFacts{"each": {known: eachKnown}}}, arg.Expr)
+	a.argumentsKnown[key] = known
 	return known
 }
 
 // localMayBeUnknown is mayBeUnknown for a local value's expression, which
 // is read in no scope of the declaration being converted. A cycle adds
 // nothing; an undeclared local is reported where it is read.
-func (c *converter) localMayBeUnknown(name string) bool {
-	return perLocal(c, c.localsUnknown, name, false, func(x hcl.Expression) bool {
+func (a *analysis) localMayBeUnknown(name string) bool {
+	return perLocal(a, a.localsUnknown, name, false, func(x hcl.Expression) bool {
 		e, ok := x.(hclsyntax.Expression)
 		if !ok {
 			return true
 		}
-		scopes := c.scopes
-		c.scopes = nil
-		defer func() { c.scopes = scopes }()
-		return c.mayBeUnknown(e)
+		return a.mayBeUnknown(noNames{}, e)
 	})
 }
 
 // knownIn is the known flag of the bindings of an iteration over src: its
 // keys and values are known where src is.
-func (c *converter) knownIn(src hcl.Expression) bool {
+func (a *analysis) knownIn(in names, src hcl.Expression) bool {
 	e, ok := src.(hclsyntax.Expression)
-	return ok && !c.mayBeUnknown(e)
+	return ok && !a.mayBeUnknown(in, e)
 }
 
 // unknownScope is called before the template or call e is converted; the

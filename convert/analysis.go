@@ -1,0 +1,108 @@
+package convert
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/config"
+)
+
+// analysis is what convert knows of a module's expressions without
+// writing any CUE: the static type OpenTofu's type check gives each
+// (typeOf), its kind (kindOf), whether its value may be unknown while
+// planning (mayBeUnknown), whether OpenTofu knows it is not null while it
+// is unknown (refinedNotNull), and what a local value's expression gives
+// of each. The writer (converter) chooses its forms by these facts and
+// never changes them: the analysis reads the module alone, and of the
+// place an expression is written only the names bound there, which the
+// caller passes as an argument (names). What it works out for a local
+// value or a resource's argument it keeps, worked out once in the
+// module's top-level scope, whoever asks first.
+type analysis struct {
+	m *config.Module
+	// called is set for a module that another calls: its variables are
+	// the caller's arguments, which may be unknown while planning (the
+	// root's inputs are known).
+	called bool
+
+	localKinds map[string]kind
+	localTypes map[string]cty.Type
+	// localsRefined caches refinedNotNull of locals.
+	localsRefined map[string]bool
+	// localsUnknown caches localMayBeUnknown.
+	localsUnknown map[string]bool
+	// argumentsKnown caches configuredKnown, by TYPE.NAME.ATTR.
+	argumentsKnown map[string]bool
+}
+
+func newAnalysis(m *config.Module, called bool) *analysis {
+	return &analysis{
+		m:              m,
+		called:         called,
+		localKinds:     map[string]kind{},
+		localTypes:     map[string]cty.Type{},
+		localsRefined:  map[string]bool{},
+		localsUnknown:  map[string]bool{},
+		argumentsKnown: map[string]bool{},
+	}
+}
+
+// names is what the analysis is told of the names bound where an
+// expression is read (a for expression's variables, each, count, a
+// dynamic block's iterator, a template's variables): whether a name is
+// bound there, and what is known of its value. The analysis binds a for
+// expression's own variables in a scope of its own over those it is
+// given (within); it never changes the caller's.
+type names interface {
+	facts(name string) (nameFacts, bool)
+}
+
+// nameFacts is what is known of the value a name is bound to.
+type nameFacts struct {
+	// ty is the type of the value bound (typeOf), NilType where not
+	// worked out.
+	ty cty.Type
+	// known is set where the value bound is known while planning (see
+	// mayBeUnknown); each.key is known even where each.value is not.
+	known bool
+}
+
+// noNames is the scope of a module's top level, where a local value or a
+// resource's argument is read: no name is bound.
+type noNames struct{}
+
+func (noNames) facts(string) (nameFacts, bool) { return nameFacts{}, false }
+
+// within is a scope of names bound inside outer.
+type within struct {
+	outer names
+	bound map[string]nameFacts
+}
+
+func (w within) facts(name string) (nameFacts, bool) {
+	if f, ok := w.bound[name]; ok {
+		return f, true
+	}
+	return w.outer.facts(name)
+}
+
+// facts makes the converter's scope the names the analysis reads: what
+// each binding says of its value.
+func (c *converter) facts(name string) (nameFacts, bool) {
+	b, ok := c.lookup(name)
+	return b.nameFacts, ok
+}
+
+// The writer asks the analysis of an expression where it writes it: with
+// the names its scope binds there.
+
+func (c *converter) typeOf(e hcl.Expression) cty.Type { return c.a.typeOf(c, e) }
+
+func (c *converter) kindOf(e hcl.Expression) kind { return c.a.kindOf(c, e) }
+
+func (c *converter) mayBeUnknown(e hclsyntax.Expression) bool { return c.a.mayBeUnknown(c, e) }
+
+func (c *converter) knownIn(src hcl.Expression) bool { return c.a.knownIn(c, src) }
+
+func (c *converter) eachType(forEach hcl.Expression) cty.Type { return c.a.eachType(c, forEach) }
