@@ -12,13 +12,15 @@ import (
 // writing any CUE: the static type OpenTofu's type check gives each
 // (typeOf), its kind (kindOf), whether its value may be unknown while
 // planning (mayBeUnknown), whether OpenTofu knows it is not null while it
-// is unknown (refinedNotNull), and what a local value's expression gives
-// of each. The writer (converter) chooses its forms by these facts and
-// never changes them: the analysis reads the module alone, and of the
-// place an expression is written only the names bound there, which the
-// caller passes as an argument (names). What it works out for a local
-// value or a resource's argument it keeps, worked out once in the
-// module's top-level scope, whoever asks first.
+// is unknown (refinedNotNull), what OpenTofu refuses in it before
+// evaluating it (refusal, sensitiveOutput) and whether an error there is
+// an answer (tolerated: inside try or can), and what a local value's
+// expression gives of each. The writer (converter) chooses its forms by
+// these facts and never changes them: the analysis reads the module
+// alone, and of the place an expression is written only the names bound
+// there, which the caller passes as an argument (names). What it works
+// out for a local value or a resource's argument it keeps, worked out
+// once in the module's top-level scope, whoever asks first.
 type analysis struct {
 	m *config.Module
 	// called is set for a module that another calls: its variables are
@@ -34,6 +36,9 @@ type analysis struct {
 	localsUnknown map[string]bool
 	// argumentsKnown caches configuredKnown, by TYPE.NAME.ATTR.
 	argumentsKnown map[string]bool
+	// tolerant are the ranges of the arguments of try and can in the
+	// module's files (see tolerated), found on first use.
+	tolerant []hcl.Range
 }
 
 func newAnalysis(m *config.Module, called bool) *analysis {
@@ -98,6 +103,12 @@ func (c *converter) facts(name string) (nameFacts, bool) {
 // the names its scope binds there.
 
 func (c *converter) typeOf(e hcl.Expression) cty.Type { return c.a.typeOf(c, e) }
+
+func (c *converter) refusal(e hclsyntax.Expression) (summary, detail string, ok bool) {
+	return c.a.refusal(c, e)
+}
+
+func (c *converter) stringList(e hcl.Expression) bool { return c.a.stringList(c, e, 0) }
 
 func (c *converter) kindOf(e hcl.Expression) kind { return c.a.kindOf(c, e) }
 

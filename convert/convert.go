@@ -110,9 +110,6 @@ type converter struct {
 	inResource bool
 
 	usesPath, usesWorkspace, usesPlanTime, usesHome bool
-	// tolerant are the ranges of the arguments of try and can in the
-	// module's files (see tolerated), found on first use.
-	tolerant []hcl.Range
 	// fileUse is the first file function that reads the module's files
 	// as the converted module embeds them (see fileRef).
 	fileUse *hcl.Range

@@ -167,7 +167,7 @@ func (c *converter) output(b *hclsyntax.Block) []ast.Decl {
 		return nil
 	}
 	var x ast.Expr
-	if name, ok := c.sensitiveOutput(o); ok {
+	if name, ok := c.a.sensitiveOutput(o); ok {
 		x = c.refused(o.Expr.Range(), "Output refers to sensitive values",
 			fmt.Sprintf("The value of this root module output is computed from var.%s, which is sensitive; OpenTofu requires the output to say sensitive = true.", name))
 	} else {

@@ -48,7 +48,7 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 		// var.names[count.index]: an element of the variable's type;
 		// local.labels[l]: an attribute of an object whose attributes
 		// are all of one type (typeOf).
-		ty, ok := c.variableType(e)
+		ty, ok := c.a.variableType(e)
 		if !ok {
 			ty = c.typeOf(e)
 		}

@@ -61,7 +61,7 @@ var collectionFuncs = map[string]function{
 		if !cl.arity(1, 1) {
 			return cl.fail("sort takes one argument.")
 		}
-		if cl.c.stringList(cl.src[0], 0) {
+		if cl.c.stringList(cl.src[0]) {
 			return cl.std("list", "SortStrings", cl.args[0])
 		}
 		return cl.lib("sort", cl.args[0])
@@ -70,13 +70,6 @@ var collectionFuncs = map[string]function{
 	"transpose": {how: byLibrary, note: "`tofu.#transpose`: each string a key whose list holds, sorted, the keys it appeared under", conv: libCall("transpose", 1, 1)},
 	"zipmap":    {how: byLibrary, note: "`tofu.#zipmap`: keys to the values at the same index; a later repeat of a key wins", conv: libCall("zipmap", 2, 2)},
 }
-
-// exprKind is converter.kindOf, reached through a variable that init
-// sets: kindOf reads the function table, which holds the conversions that
-// call it.
-var exprKind func(c *converter, e hcl.Expression) kind
-
-func init() { exprKind = (*converter).kindOf }
 
 // libCall converts a call of a function with least to most arguments to the
 // tofu library's definition name; an expanded last argument is spliced
@@ -202,29 +195,29 @@ func constValue(e hclsyntax.Expression) (cty.Value, bool) {
 // of strings: a tuple of strings, a variable of such a type, a local
 // value or for expression that is one, or the result of a function that
 // gives one.
-func (c *converter) stringList(e hcl.Expression, depth int) bool {
+func (a *analysis) stringList(in names, e hcl.Expression, depth int) bool {
 	if depth > 8 {
 		return false
 	}
 	switch e := e.(type) {
 	case *hclsyntax.ParenthesesExpr:
-		return c.stringList(e.Expression, depth+1)
+		return a.stringList(in, e.Expression, depth+1)
 	case *hclsyntax.TupleConsExpr:
 		for _, x := range e.Exprs {
-			if exprKind(c, x) != kindString {
+			if a.kindOf(in, x) != kindString {
 				return false
 			}
 		}
 		return true
 	case *hclsyntax.ForExpr:
-		return e.KeyExpr == nil && exprKind(c, e.ValExpr) == kindString
+		return e.KeyExpr == nil && a.kindOf(in, e.ValExpr) == kindString
 	case *hclsyntax.FunctionCallExpr:
 		switch e.Name {
 		case "split", "keys", "formatlist", "compact", "sort", "tostrings":
 			return true
 		case "distinct", "reverse", "toset", "tolist", "slice", "concat", "setunion", "setintersection", "setsubtract", "flatten":
-			for _, a := range e.Args {
-				if !c.stringList(a, depth+1) {
+			for _, arg := range e.Args {
+				if !a.stringList(in, arg, depth+1) {
 					return false
 				}
 			}
@@ -235,18 +228,18 @@ func (c *converter) stringList(e hcl.Expression, depth int) bool {
 		if len(t) != 2 {
 			return false
 		}
-		a, ok := t[1].(hcl.TraverseAttr)
+		at, ok := t[1].(hcl.TraverseAttr)
 		if !ok {
 			return false
 		}
 		switch t.RootName() {
 		case "var":
-			if v := c.m.Variables[a.Name]; v != nil {
+			if v := a.m.Variables[at.Name]; v != nil {
 				return isStringsType(v.Type)
 			}
 		case "local":
-			if l := c.m.Locals[a.Name]; l != nil {
-				return c.stringList(l.Expr, depth+1)
+			if l := a.m.Locals[at.Name]; l != nil {
+				return a.stringList(noNames{}, l.Expr, depth+1)
 			}
 		}
 	}
@@ -275,7 +268,7 @@ func isStringsType(t cty.Type) bool {
 // module calls that each compact the list the one before gave on, that
 // is more work at each call.
 func convCompact(cl *call) ast.Expr {
-	if cl.expand || !cl.arity(1, 1) || !cl.c.stringList(cl.src[0], 0) {
+	if cl.expand || !cl.arity(1, 1) || !cl.c.stringList(cl.src[0]) {
 		return libCall("compact", 1, 1)(cl)
 	}
 	x := ident(cl.c.fresh("x"))
@@ -293,7 +286,7 @@ func convCompact(cl *call) ast.Expr {
 // kind tests of #unify, for a list known to hold strings (see
 // convCompact).
 func convDistinct(cl *call) ast.Expr {
-	if cl.expand || !cl.arity(1, 1) || !cl.c.stringList(cl.src[0], 0) {
+	if cl.expand || !cl.arity(1, 1) || !cl.c.stringList(cl.src[0]) {
 		return libCall("distinct", 1, 1)(cl)
 	}
 	return cl.lib("distinctstrings", cl.args[0])

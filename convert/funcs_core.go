@@ -47,7 +47,7 @@ var coreFuncs = map[string]function{
 			// OpenTofu converts the default to the element type of a
 			// map of a primitive type: lookup(m, "k", true) is "true"
 			// for a map(string).
-			if t, ok := cl.c.variableType(cl.src[0]); ok && t.IsMapType() {
+			if t, ok := cl.c.a.variableType(cl.src[0]); ok && t.IsMapType() {
 				switch t.ElementType() {
 				case cty.String:
 					args[2] = cl.c.lib("tostring", args[2])

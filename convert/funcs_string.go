@@ -66,7 +66,7 @@ func convJoin(cl *call) ast.Expr {
 	if len(cl.args) < 2 && !cl.expand {
 		return cl.fail("join takes a separator and at least one list.")
 	}
-	if !cl.expand && len(cl.args) == 2 && cl.c.stringList(cl.src[1], 0) {
+	if !cl.expand && len(cl.args) == 2 && cl.c.stringList(cl.src[1]) {
 		return cl.std("strings", "Join", cl.args[1], cl.strArg(0))
 	}
 	return cl.c.libList("join", cl.argList())

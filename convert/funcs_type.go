@@ -90,7 +90,7 @@ func (c *converter) uniformTuple(e hclsyntax.Expression) bool {
 func (c *converter) uniformKinds(es []hclsyntax.Expression) bool {
 	var first kind
 	for i, x := range es {
-		k := exprKind(c, x)
+		k := c.kindOf(x)
 		if k == kindInt {
 			k = kindNumber
 		}

@@ -180,8 +180,8 @@ func (a *analysis) formKind(in names, e hcl.Expression) kind {
 		k, _ := unified(a.kindOf(in, e.TrueResult), a.kindOf(in, e.FalseResult))
 		return k
 	case *hclsyntax.FunctionCallExpr:
-		if f, ok := functions[e.Name]; ok {
-			return f.result
+		if s, ok := tofufuncs.Lookup(e.Name); ok {
+			return resultKind(s.Result)
 		}
 	case *hclsyntax.BinaryOpExpr:
 		switch e.Op {

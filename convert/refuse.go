@@ -21,35 +21,35 @@ import (
 // results have no common type (a number and a list), a function whose
 // arguments' types it does not take. ok is false when nothing is
 // refused, or when a type is not known.
-func (c *converter) refusal(e hclsyntax.Expression) (summary, detail string, ok bool) {
+func (a *analysis) refusal(in names, e hclsyntax.Expression) (summary, detail string, ok bool) {
 	switch e := e.(type) {
 	case *hclsyntax.IndexExpr:
-		return refusedStep(c.typeOf(e.Collection), c.constKey(e.Key))
+		return refusedStep(a.typeOf(in, e.Collection), constKey(e.Key))
 	case *hclsyntax.RelativeTraversalExpr:
-		return refusedSteps(c.typeOf(e.Source), e.Traversal)
+		return refusedSteps(a.typeOf(in, e.Source), e.Traversal)
 	case *hclsyntax.ScopeTraversalExpr:
 		t := e.Traversal
 		if t.RootName() != "var" || len(t) < 3 {
 			return "", "", false
 		}
-		a, isAttr := t[1].(hcl.TraverseAttr)
+		at, isAttr := t[1].(hcl.TraverseAttr)
 		if !isAttr {
 			return "", "", false
 		}
-		v := c.m.Variables[a.Name]
+		v := a.m.Variables[at.Name]
 		if v == nil || v.Type == cty.NilType {
 			return "", "", false
 		}
 		return refusedSteps(v.Type, t[2:])
 	case *hclsyntax.ConditionalExpr:
-		a, b := c.typeOf(e.TrueResult), c.typeOf(e.FalseResult)
-		if a.HasDynamicTypes() || b.HasDynamicTypes() || shapeOf(a) == shapeOf(b) {
+		t, f := a.typeOf(in, e.TrueResult), a.typeOf(in, e.FalseResult)
+		if t.HasDynamicTypes() || f.HasDynamicTypes() || shapeOf(t) == shapeOf(f) {
 			return "", "", false
 		}
 		return "Inconsistent conditional result types",
-			fmt.Sprintf("The true and false result expressions must have consistent types: the true result is %s and the false result is %s.", a.FriendlyName(), b.FriendlyName()), true
+			fmt.Sprintf("The true and false result expressions must have consistent types: the true result is %s and the false result is %s.", t.FriendlyName(), f.FriendlyName()), true
 	case *hclsyntax.FunctionCallExpr:
-		return c.refusedCall(e)
+		return a.refusedCall(in, e)
 	}
 	return "", "", false
 }
@@ -71,7 +71,7 @@ func shapeOf(ty cty.Type) int {
 
 // constKey is the value of an index key known when converting, or an
 // unknown value.
-func (c *converter) constKey(e hclsyntax.Expression) cty.Value {
+func constKey(e hclsyntax.Expression) cty.Value {
 	if v, ok := constValue(e); ok {
 		return v
 	}
@@ -121,7 +121,7 @@ func refusedStep(ty cty.Type, key cty.Value) (string, string, bool) {
 // arguments' types alone, each known in full: the function's own type
 // check (setunion of elements with no common type, keys of a string),
 // and lookup without a default of a key an object type does not have.
-func (c *converter) refusedCall(e *hclsyntax.FunctionCallExpr) (string, string, bool) {
+func (a *analysis) refusedCall(in names, e *hclsyntax.FunctionCallExpr) (string, string, bool) {
 	name := strings.TrimPrefix(e.Name, "core::")
 	spec, ok := tofufuncs.Lookup(name)
 	if !ok || e.ExpandFinal || spec.ReadsFiles {
@@ -135,8 +135,8 @@ func (c *converter) refusedCall(e *hclsyntax.FunctionCallExpr) (string, string, 
 		}
 	}
 	args := make([]cty.Type, len(e.Args))
-	for i, a := range e.Args {
-		args[i] = c.typeOf(a)
+	for i, arg := range e.Args {
+		args[i] = a.typeOf(in, arg)
 		if args[i].HasDynamicTypes() {
 			return "", "", false
 		}
@@ -189,7 +189,7 @@ func untyped(f ctyfunction.Function) ctyfunction.Function {
 // message, which fails where it is evaluated as OpenTofu does, and warns
 // of it.
 func (c *converter) refused(rng hcl.Range, summary, detail string) ast.Expr {
-	if !c.tolerated(rng) {
+	if !c.a.tolerated(rng) {
 		c.diags = append(c.diags, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  summary,
@@ -203,10 +203,10 @@ func (c *converter) refused(rng hcl.Range, summary, detail string) ast.Expr {
 // tolerated is whether rng lies in an argument of try (but its last) or
 // of can, which take an error for an answer: there the CUE error is that
 // answer, and nothing is worth a warning.
-func (c *converter) tolerated(rng hcl.Range) bool {
-	if c.tolerant == nil {
-		c.tolerant = []hcl.Range{}
-		for _, f := range c.m.Files {
+func (a *analysis) tolerated(rng hcl.Range) bool {
+	if a.tolerant == nil {
+		a.tolerant = []hcl.Range{}
+		for _, f := range a.m.Files {
 			body, ok := f.Body.(*hclsyntax.Body)
 			if !ok {
 				continue
@@ -226,14 +226,14 @@ func (c *converter) tolerated(rng hcl.Range) bool {
 				default:
 					return nil
 				}
-				for _, a := range args {
-					c.tolerant = append(c.tolerant, a.Range())
+				for _, arg := range args {
+					a.tolerant = append(a.tolerant, arg.Range())
 				}
 				return nil
 			})
 		}
 	}
-	for _, r := range c.tolerant {
+	for _, r := range a.tolerant {
 		if r.Filename == rng.Filename && r.Start.Byte <= rng.Start.Byte && rng.End.Byte <= r.End.Byte {
 			return true
 		}
@@ -248,8 +248,8 @@ func (c *converter) tolerated(rng hcl.Range) bool {
 // issensitive or a function that looks at a value without giving it
 // (can, try, type, length), or holds a conditional (whose result not
 // taken leaves no mark), is not followed.
-func (c *converter) sensitiveOutput(o *config.Output) (string, bool) {
-	if c.child != "" || o.Sensitive {
+func (a *analysis) sensitiveOutput(o *config.Output) (string, bool) {
+	if a.called || o.Sensitive {
 		return "", false
 	}
 	// What removes the mark, or may: a call that gives the value
@@ -280,13 +280,13 @@ func (c *converter) sensitiveOutput(o *config.Output) (string, bool) {
 		if t.RootName() != "var" || len(t) < 2 {
 			return false
 		}
-		a, ok := t[1].(hcl.TraverseAttr)
-		if v := c.m.Variables[a.Name]; ok && v != nil && v.Sensitive {
-			name = a.Name
+		at, ok := t[1].(hcl.TraverseAttr)
+		if v := a.m.Variables[at.Name]; ok && v != nil && v.Sensitive {
+			name = at.Name
 			return true
 		}
 		return false
 	}
-	found := c.a.refersTo(o.Expr, sensitive, unmarks)
+	found := a.refersTo(o.Expr, sensitive, unmarks)
 	return name, found
 }

@@ -316,13 +316,13 @@ func (c *converter) undeclared(rng hcl.Range, t hcl.Traversal) ast.Expr {
 // of the module, var.NAME followed by attribute and index steps, as its
 // type constraint gives it; false for any other expression, or where the
 // steps leave the constraint.
-func (c *converter) variableType(e hclsyntax.Expression) (cty.Type, bool) {
+func (a *analysis) variableType(e hclsyntax.Expression) (cty.Type, bool) {
 	var t hcl.Traversal
 	switch e := e.(type) {
 	case *hclsyntax.ScopeTraversalExpr:
 		t = e.Traversal
 	case *hclsyntax.IndexExpr:
-		ct, ok := c.variableType(e.Collection)
+		ct, ok := a.variableType(e.Collection)
 		if !ok {
 			return cty.NilType, false
 		}
@@ -336,11 +336,11 @@ func (c *converter) variableType(e hclsyntax.Expression) (cty.Type, bool) {
 	if len(t) < 2 || t.RootName() != "var" {
 		return cty.NilType, false
 	}
-	a, ok := t[1].(hcl.TraverseAttr)
+	at, ok := t[1].(hcl.TraverseAttr)
 	if !ok {
 		return cty.NilType, false
 	}
-	v := c.m.Variables[a.Name]
+	v := a.m.Variables[at.Name]
 	if v == nil {
 		return cty.NilType, false
 	}
