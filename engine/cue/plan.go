@@ -397,13 +397,20 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 	declared := map[string]bool{}
 	var ins []*decl
 	var given fills
+	var nulls []*decl
 	for _, d := range decls {
 		switch d.kind {
 		case declInput:
 			declared[d.name] = true
 			ins = append(ins, d)
 			if val, ok := p.opts.Inputs[d.name]; ok {
-				given.add(d.path, encodeInput(val))
+				if !val.IsNull() {
+					given.add(d.path, encodeInput(val))
+				} else if x, replace := inputFill(p.ctx, v.LookupPath(d.path), val); replace {
+					nulls = append(nulls, d)
+				} else {
+					given.add(d.path, x)
+				}
 			}
 		case declPath:
 			p.setCwd(&given, d)
@@ -412,6 +419,23 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 		case declHome:
 			p.setHome(&given, d)
 		}
+	}
+	if len(nulls) > 0 {
+		paths := make([]cue.Path, len(nulls))
+		for i, d := range nulls {
+			paths[i] = d.path
+		}
+		nv, err := nullProgram(p.ctx, v, paths)
+		if err != nil {
+			p.report(&hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid value for input variable",
+				Detail:   fmt.Sprintf("The variable %q is set to null, which its field does not admit, and the program could not be built with the field null: %v.", nulls[0].name, err),
+				Subject:  nulls[0].pos,
+			})
+			return v
+		}
+		v = nv
 	}
 	v = given.apply(p.ctx, v)
 	for _, name := range sortedKeys(p.opts.Inputs) {
