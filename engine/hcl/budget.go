@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tofucue/tofucue/refs"
 )
 
 // MaxValues is how many collection elements the function calls of one
@@ -72,35 +74,46 @@ func (p *planner) budgetedFunc(f function.Function) function.Function {
 // three nested ones over a list of 1,000 would build a billion values.
 // The length of a for's collection is known here when the collection is
 // a reference that ctx holds; one that depends on an enclosing for's
-// variables, or is computed, counts as one. The error is at the for
-// expression that passes the limit.
+// variables or a dynamic block's iterator (refs' scope: a bound name
+// shadows every root, so [for local in x : [for y in local : y]] reads
+// no local values), or is computed, counts as one. The error is at the
+// for expression that passes the limit.
 func forBudget(e any, ctx *hcl.EvalContext, maxValues int) *hcl.Diagnostic {
-	node, ok := e.(hclsyntax.Node)
-	if !ok {
-		return nil
+	w := &forWalker{ctx: ctx, max: maxValues}
+	switch e := e.(type) {
+	case hclsyntax.Expression:
+		w.walk(e, nil, 1)
+	case *hclsyntax.Body:
+		refs.WalkBody(e, nil, func(x hcl.Expression, s *refs.Scope) bool { return w.visit(x, s, 1) })
 	}
-	w := &forWalker{ctx: ctx, max: maxValues, mult: []int{1}}
-	_ = hclsyntax.Walk(node, w) // the walker reports through w.diag
 	return w.diag
 }
 
-// forWalker is forBudget's walk: mult holds the iterations of the for
-// expressions around the node visited, innermost last.
+// forWalker is forBudget's walk, which reports the first for expression
+// past the limit in diag.
 type forWalker struct {
 	ctx  *hcl.EvalContext
 	max  int
-	mult []int
 	diag *hcl.Diagnostic
 }
 
-func (w *forWalker) Enter(n hclsyntax.Node) hcl.Diagnostics {
-	f, ok := n.(*hclsyntax.ForExpr)
+// walk visits e in scope s, inside for expressions that run outer times
+// in all.
+func (w *forWalker) walk(e hcl.Expression, s *refs.Scope, outer int) {
+	refs.Walk(e, s, func(x hcl.Expression, s *refs.Scope) bool { return w.visit(x, s, outer) })
+}
+
+// visit counts a for expression's iterations, outer times its
+// collection's length, and walks its parts itself: the collection in s,
+// the key, value and condition in the for's own scope, as many times
+// over as it iterates.
+func (w *forWalker) visit(x hcl.Expression, s *refs.Scope, outer int) bool {
+	f, ok := x.(*hclsyntax.ForExpr)
 	if !ok {
-		return nil
+		return true
 	}
-	outer := w.mult[len(w.mult)-1]
 	iters := 1
-	if t, ok := f.CollExpr.(*hclsyntax.ScopeTraversalExpr); ok {
+	if t, ok := f.CollExpr.(*hclsyntax.ScopeTraversalExpr); ok && s.Lookup(t.Traversal.RootName()) == nil {
 		if v, diags := t.Value(w.ctx); !diags.HasErrors() && v.IsKnown() && !v.IsNull() && v.CanIterateElements() {
 			iters = max(v.LengthInt(), 1)
 		}
@@ -116,13 +129,12 @@ func (w *forWalker) Enter(n hclsyntax.Node) hcl.Diagnostics {
 			Subject:  f.Range().Ptr(),
 		}
 	}
-	w.mult = append(w.mult, total)
-	return nil
-}
-
-func (w *forWalker) Exit(n hclsyntax.Node) hcl.Diagnostics {
-	if _, ok := n.(*hclsyntax.ForExpr); ok {
-		w.mult = w.mult[:len(w.mult)-1]
+	w.walk(f.CollExpr, s, outer)
+	inner := s.For(f)
+	for _, part := range []hclsyntax.Expression{f.KeyExpr, f.ValExpr, f.CondExpr} {
+		if part != nil {
+			w.walk(part, inner, total)
+		}
 	}
-	return nil
+	return false
 }

@@ -190,4 +190,40 @@ output "n" {
 	if p, diags := Plan(fors, Options{MaxValues: 5000}); diags.HasErrors() || !p.Outputs["n"].Planned.RawEquals(cty.NumberIntVal(3000)) {
 		t.Errorf("with a budget of 5,000: %v", diags)
 	}
+
+	// A for variable shadows the roots of the language: the inner
+	// collection here is the outer for's element, a list of one, not the
+	// module's seven input variables.
+	shadowed := loadFiles(t, map[string]string{"main.tf": `
+variable "xs" {
+  default = [[1], [2], [3], [4], [5], [6], [7], [8], [9], [10]]
+}
+variable "a" {
+  default = 1
+}
+variable "b" {
+  default = 2
+}
+variable "c" {
+  default = 3
+}
+variable "d" {
+  default = 4
+}
+variable "e" {
+  default = 5
+}
+variable "f" {
+  default = 6
+}
+locals {
+  pairs = concat([for var in var.xs : [for y in var : y]], [[var.a, var.b, var.c, var.d, var.e, var.f]])
+}
+output "n" {
+  value = length(flatten(local.pairs))
+}
+`})
+	if p, diags := Plan(shadowed, Options{MaxValues: 50}); diags.HasErrors() || !p.Outputs["n"].Planned.RawEquals(cty.NumberIntVal(16)) {
+		t.Errorf("10 iterations of a for over its own element with a budget of 50: %v", diags)
+	}
 }
