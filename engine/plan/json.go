@@ -350,7 +350,7 @@ func jsonValue(v cty.Value) any {
 	case ty == cty.String:
 		return v.AsString()
 	case ty == cty.Number:
-		return json.Number(v.AsBigFloat().Text('f', -1))
+		return json.Number(NumberText(v))
 	case ty == cty.Bool:
 		return v.True()
 	case ty.IsObjectType() || ty.IsMapType():

@@ -163,7 +163,7 @@ func KeyString(key cty.Value) string {
 	}
 	switch key.Type() {
 	case cty.Number:
-		return "[" + key.AsBigFloat().Text('f', -1) + "]"
+		return "[" + NumberText(key) + "]"
 	case cty.String:
 		return "[" + quote(key.AsString()) + "]"
 	}
@@ -244,4 +244,15 @@ func (p *Plan) ChangedObjects() configjson.Changes {
 	}
 	ch.Modules = slices.Sorted(maps.Keys(mods))
 	return ch
+}
+
+// NumberText is a number as OpenTofu's plans and state write it: exact,
+// and zero without a sign. OpenTofu stores a whole number as a msgpack
+// integer, which has no negative zero, so -0 (0 * -1) is 0 once planned.
+func NumberText(n cty.Value) string {
+	f := n.AsBigFloat()
+	if f.Sign() == 0 {
+		return "0"
+	}
+	return f.Text('f', -1)
 }

@@ -197,7 +197,7 @@ func valueText(v cty.Value, indent string) string {
 	case ty == cty.String:
 		return quote(v.AsString())
 	case ty == cty.Number:
-		return v.AsBigFloat().Text('f', -1)
+		return NumberText(v)
 	case ty == cty.Bool:
 		if v.True() {
 			return "true"
