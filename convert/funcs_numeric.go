@@ -38,11 +38,6 @@ var numericFuncs = map[string]function{
 		}
 		return cl.lib("parseint", cl.strArg(0), cl.intArg(1))
 	}},
-	"pow": {how: byLibrary, note: "`math.Pow(x, y)` rounded to float64 (`tofu.#float64`), as OpenTofu computes it; a result that is not a whole number may differ from Go's in the last binary digit", conv: func(cl *call) ast.Expr {
-		if !cl.arity(2, 2) {
-			return cl.fail("pow takes two arguments.")
-		}
-		return cl.lib("float64", cl.std("math", "Pow", cl.args...))
-	}},
+	"pow":    {how: byLibrary, note: "`tofu.#pow`: `math.Pow(x, y)` rounded to float64, as OpenTofu computes it, and 1 for `pow(0, 0)`, which CUE's `math.Pow` refuses; a result that is not a whole number may differ from Go's in the last binary digit", conv: libCall("pow", 2, 2)},
 	"signum": {how: byLibrary, note: "`tofu.#signum`: -1, 0 or 1", conv: libCall("signum", 1, 1)},
 }

@@ -41,6 +41,8 @@ func TestNumericFunctionsSameAsOpenTofu(t *testing.T) {
 		`pow(2, 0.5)`,
 		`pow(10, -2)`,
 		`pow(5, 0)`,
+		`pow(0, 0)`,
+		`pow(0, 3)`,
 		`signum(-4)`,
 		`signum(0)`,
 		`signum(-6 / 2)`,
