@@ -43,8 +43,8 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 		src, k := c.expr(e.Source)
 		return c.steps(src, k, e.Traversal)
 	case *hclsyntax.IndexExpr:
-		coll, _ := c.expr(e.Collection)
-		key, _ := c.expr(e.Key)
+		coll, ck := c.expr(e.Collection)
+		key := c.indexKey(ck, e.Key)
 		// var.names[count.index]: an element of the variable's type;
 		// local.labels[l]: an attribute of an object whose attributes
 		// are all of one type (typeOf).

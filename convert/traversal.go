@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	ctyconvert "github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/refs"
@@ -207,7 +208,7 @@ func (c *converter) steps(x ast.Expr, k kind, t hcl.Traversal) (ast.Expr, kind) 
 		case hcl.TraverseAttr:
 			x = selector(x, s.Name)
 		case hcl.TraverseIndex:
-			x = index(x, c.keyLit(s.Key))
+			x = index(x, c.keyLit(convertedKey(k, s.Key)))
 		case hcl.TraverseSplat:
 			return c.unconverted(s.SrcRange, "Splat not converted", "A splat inside a traversal is not converted."), kindUnknown
 		}
@@ -233,7 +234,7 @@ func (c *converter) typedSteps(x ast.Expr, ty cty.Type, t hcl.Traversal) (ast.Ex
 				ty = cty.NilType
 			}
 		case hcl.TraverseIndex:
-			x = index(x, c.keyLit(s.Key))
+			x = index(x, c.keyLit(convertedKey(kindOfType(ty), s.Key)))
 			switch {
 			case ty == cty.NilType:
 			case ty.IsListType() || ty.IsMapType():
@@ -254,6 +255,51 @@ func (c *converter) typedSteps(x ast.Expr, ty cty.Type, t hcl.Traversal) (ast.Ex
 }
 
 // keyLit writes an index key of a traversal.
+// convertedKey is an index key known when converting as OpenTofu takes
+// it for a collection of kind k: a string that is a number, as a number,
+// for a list or tuple (["a", "b"]["1"] is "b"), and a number, as a
+// string, for a map or object; any other key as it is.
+func convertedKey(k kind, key cty.Value) cty.Value {
+	if key.IsNull() || !key.IsKnown() {
+		return key
+	}
+	var to cty.Type
+	switch {
+	case k == kindList && key.Type() == cty.String:
+		to = cty.Number
+	case k == kindMap && key.Type() == cty.Number:
+		to = cty.String
+	default:
+		return key
+	}
+	if v, err := ctyconvert.Convert(key, to); err == nil {
+		return v
+	}
+	return key
+}
+
+// indexKey converts the key of an index expression into a collection of
+// kind k as OpenTofu converts it: a string to a number for a list or
+// tuple, a number to a string for a map or object (its attribute names).
+// A key known when converting is written converted (convertedKey).
+func (c *converter) indexKey(k kind, e hcl.Expression) ast.Expr {
+	if x, ok := e.(hclsyntax.Expression); ok {
+		if v, ok := constValue(x); ok {
+			if cv := convertedKey(k, v); !cv.RawEquals(v) {
+				return c.keyLit(cv)
+			}
+		}
+	}
+	x, kk := c.expr(e)
+	switch {
+	case k == kindList && kk == kindString:
+		return c.lib("tonumber", x)
+	case k == kindMap && kk.isNumber():
+		return c.lib("tostring", x)
+	}
+	return x
+}
+
 func (c *converter) keyLit(v cty.Value) ast.Expr {
 	x, _ := c.literal(v, hcl.Range{})
 	return x
