@@ -267,7 +267,7 @@
 //   - parseint (CUE standard library): `strconv.ParseInt(s, base, 0)`: Go's big integer parsing, as OpenTofu's; `tofu.#parseint` checks a base that is not a literal (2 to 62)
 //   - pathexpand (tofu library): `tofu.#pathexpand`: a path not starting with ~ is itself; ~ and ~/... are joined to the home directory, `_home` in tofu_context.cue, which the engine sets to the machine's as OpenTofu uses it (`cue export -t home=DIR`); ~user is an error
 //   - plantimestamp (CUE expression): `_plantimestamp` (@plantimestamp): the time the plan is made, which the engine sets, the same as on the HCL side
-//   - pow (tofu library): `math.Pow(x, y)` rounded to float64 (`tofu.#float64`), as OpenTofu computes it; a result that is not a whole number may differ from Go's in the last binary digit
+//   - pow (tofu library): `tofu.#pow`: `math.Pow(x, y)` rounded to float64, as OpenTofu computes it, and 1 for `pow(0, 0)`, which CUE's `math.Pow` refuses; a result that is not a whole number may differ from Go's in the last binary digit
 //   - range (tofu library): `tofu.#range`: `list.Range` with OpenTofu's default step (-1 when counting down) and its limit of 1024 elements
 //   - regex (at conversion): a literal pattern is examined: `regexp.Find` without groups, the groups of `regexp.FindSubmatch` as a list, `regexp.FindNamedSubmatch` for named groups; a group that may take no part in the match is null where it took none (its "" in CUE, where it cannot match ""); a pattern that is not a literal, or whose group that may take no part can match "", is not converted
 //   - regexall (at conversion): as regex, every match (`tofu.#regexall`), an empty list where none; a pattern with a group that may take no part in a match is not converted
@@ -303,7 +303,7 @@
 //   - tolist (tofu library): the list itself; `tofu.#unify` turns mixed strings, numbers and bools into strings as OpenTofu does (nested values of different types are not converted)
 //   - tomap (tofu library): the map itself; `tofu.#tomap` turns mixed strings, numbers and bools into strings as OpenTofu does
 //   - tonumber (tofu library): `tofu.#tonumber`: a number, a string in decimal notation, null
-//   - toset (tofu library): `tofu.#toset`: without repeats, in OpenTofu's set order: strings lexical, numbers ascending, false before true; sets of lists or objects, which OpenTofu orders by hash, keep the order of first occurrence
+//   - toset (tofu library): `tofu.#toset`: without repeats, in OpenTofu's set order: strings lexical, numbers ascending, false before true; lists, maps or objects by the bytes of go-cty's serialization of each (`tofu.#setorder`) where the converter knows their type, else in the order of first occurrence
 //   - tostring (tofu library): `tofu.#tostring`: a string, a number in plain decimal, a bool, null
 //   - transpose (tofu library): `tofu.#transpose`: each string a key whose list holds, sorted, the keys it appeared under
 //   - trim (CUE standard library): `strings.Trim(s, cutset)`

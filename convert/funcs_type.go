@@ -3,6 +3,8 @@ package convert
 import (
 	"cuelang.org/go/cue/ast"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	ctyconvert "github.com/zclconf/go-cty/cty/convert"
 )
 
 // typeFuncs are OpenTofu's type conversion functions, and its functions on
@@ -45,8 +47,13 @@ var typeFuncs = map[string]function{
 		}
 		return cl.lib("unify", cl.args[0])
 	}},
-	"toset": {how: byLibrary, note: "`tofu.#toset`: without repeats, in OpenTofu's set order: strings lexical, numbers ascending, false before true; sets of lists or objects, which OpenTofu orders by hash, keep the order of first occurrence",
-		conv: libCall("toset", 1, 1)},
+	"toset": {how: byLibrary, note: "`tofu.#toset`: without repeats, in OpenTofu's set order: strings lexical, numbers ascending, false before true; lists, maps or objects by the bytes of go-cty's serialization of each (`tofu.#setorder`) where the converter knows their type, else in the order of first occurrence",
+		conv: func(cl *call) ast.Expr {
+			if cl.expand || !cl.arity(1, 1) {
+				return libCall("toset", 1, 1)(cl)
+			}
+			return cl.c.setOf(cl.args[0], oneElementType(cl.c.typeOf(cl.src[0])), nil)
+		}},
 	"tomap": {how: byLibrary, note: "the map itself; `tofu.#tomap` turns mixed strings, numbers and bools into strings as OpenTofu does", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("tomap takes one argument.")
@@ -67,6 +74,31 @@ var typeFuncs = map[string]function{
 	"ephemeralasnull": {how: byExpr, note: "the value itself: neither side has ephemeral values yet (see package functions)", conv: identity},
 	"issensitive":     {how: notConverted, note: "CUE has no sensitive values, so whether one is sensitive cannot be answered"},
 	"type":            {how: notConverted, note: "only for tofu console; a type is not a value in a module"},
+}
+
+// oneElementType is the type of the elements of a list, set or tuple of
+// type ty as toset converts them: a tuple's elements' type unified as
+// OpenTofu unifies them (tuples of different lengths are lists, objects
+// of different attributes maps), where each element is that type's value
+// as it is in CUE (no number becomes a string); cty.DynamicPseudoType
+// otherwise.
+func oneElementType(ty cty.Type) cty.Type {
+	switch {
+	case ty.IsListType() || ty.IsSetType():
+		return ty.ElementType()
+	case ty.IsTupleType():
+		et, _ := ctyconvert.UnifyUnsafe(ty.TupleElementTypes())
+		if et == cty.NilType {
+			return cty.DynamicPseudoType
+		}
+		for _, t := range ty.TupleElementTypes() {
+			if !convertsAsIs(t, et) {
+				return cty.DynamicPseudoType
+			}
+		}
+		return et
+	}
+	return cty.DynamicPseudoType
 }
 
 // identity is a call of a function of one argument that is the argument.

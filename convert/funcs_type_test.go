@@ -33,6 +33,17 @@ func TestTypeFunctionsSameAsOpenTofu(t *testing.T) {
 		`toset(["a", 1])`,
 		`toset([])`,
 		`toset(["é", "z", "e", "Z"])`,
+		// Objects, lists and maps in go-cty's order: by the bytes of
+		// each one's serialization (v = 10 before v = 9, "a\"" after
+		// "a" quoted, numbers in ten digits of %g); objects of different
+		// attributes are maps.
+		`toset([{ n = "b", v = 9 }, { n = "b", v = 10 }, { n = "a", v = 100 }, { n = "b", v = 9 }])`,
+		`toset([{ n = "a\"", v = true }, { n = "a", v = false }, { n = "a", v = true }])`,
+		`toset([{ n = "x", v = 0.25 }, { n = "x", v = 1.5 }, { n = "x", v = -2 }, { n = "x", v = 12345678901 }])`,
+		`toset([["b", "a"], ["a"], ["a", "b"], []])`,
+		`toset([{ b = "1" }, { a = "2" }, { a = "1", b = "0" }])`,
+		`toset([{ n = "b", tags = ["y", "x"] }, { n = "b", tags = ["x"] }, { n = "a", tags = [] }])`,
+		`[for o in toset([{ k = "b" }, { k = "a" }]) : o.k]`,
 		`tomap({a = 1, b = 2})`,
 		`tomap({a = "x", b = 1, c = true})`,
 		`tomap({})`,

@@ -90,6 +90,10 @@ func TestConvertsAsIs(t *testing.T) {
 		{cty.Tuple([]cty.Type{cty.String, cty.String}), cty.List(cty.String), true},
 		{cty.Tuple([]cty.Type{cty.String, cty.Number}), cty.List(cty.String), false},
 		{cty.Tuple([]cty.Type{cty.String}), cty.Set(cty.String), true},
+		// A set has no repeats and an order of its own.
+		{cty.Tuple([]cty.Type{cty.String, cty.String}), cty.Set(cty.String), false},
+		{cty.List(cty.String), cty.Set(cty.String), false},
+		{cty.Set(cty.String), cty.Set(cty.String), true},
 		{cty.List(cty.String), cty.List(cty.String), true},
 		{cty.List(cty.Number), cty.List(cty.String), false},
 		{cty.Map(cty.String), cty.Map(cty.String), true},

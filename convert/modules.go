@@ -483,18 +483,29 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 		return c.argScalar(x, "number", "tonumber", known)
 	case t == cty.Bool:
 		return c.argScalar(x, "bool", "tobool", known)
-	case (t.IsListType() || t.IsSetType()) && t.ElementType() == cty.DynamicPseudoType:
+	case t.IsListType() && t.ElementType() == cty.DynamicPseudoType:
 		// OpenTofu converts the elements to one type: mixed strings,
 		// numbers and bools become strings.
 		mapped = c.lib("unify", x)
+	case t.IsSetType() && t.ElementType() == cty.DynamicPseudoType:
+		// The same, without repeats and in a set's order.
+		mapped = c.setOf(x, convertedElementOf(from), nil)
 	case t.IsMapType() && t.ElementType() == cty.DynamicPseudoType:
 		mapped = c.lib("tomap", x)
 	case t.IsListType() || t.IsSetType():
 		elem := c.conform(ident(v), t.ElementType(), convertedElementOf(from), sh.elem(), child(d, ""), depth+1, known)
-		if same(elem) {
+		switch {
+		case !same(elem):
+			mapped = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(elem)})
+		case t.IsListType() || from.Equals(t):
 			return x
+		default:
+			mapped = x
 		}
-		mapped = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(elem)})
+		if t.IsSetType() && !from.Equals(t) {
+			// A set has no repeats, and an order of its own.
+			mapped = c.setOf(mapped, t.ElementType(), child(d, ""))
+		}
 	case t.IsMapType() && sh.exactAttrs():
 		// A map written as an object constructor: each attribute is
 		// converted to the element type in its own field.
@@ -1056,8 +1067,9 @@ func (c *converter) conforms(e hcl.Expression, v *config.Variable) bool {
 // from (typeOf, known in full) to type to leaves it as it is, as conform
 // writes it: a type to itself, an object whose attributes all convert as
 // they are to a map's element type, a tuple or list whose elements do to
-// a list's or set's (conform keeps a set's order, as a list's), and a map
-// whose values do to a map's. A null converts to null. A string does not
+// a list's, a set whose elements do to a set's (and a tuple of one, which
+// has no repeats and no order to change), and a map whose values do to a
+// map's. A null converts to null. A string does not
 // convert as it is to a number or bool, nor a number or bool to a string.
 func convertsAsIs(from, to cty.Type) bool {
 	switch {
@@ -1074,14 +1086,16 @@ func convertsAsIs(from, to cty.Type) bool {
 		return true
 	case to.IsMapType() && from.IsMapType():
 		return convertsAsIs(from.ElementType(), to.ElementType())
-	case (to.IsListType() || to.IsSetType()) && from.IsTupleType():
+	case to.IsListType() && from.IsTupleType(), to.IsSetType() && from.IsTupleType() && from.Length() <= 1:
 		for _, et := range from.TupleElementTypes() {
 			if !convertsAsIs(et, to.ElementType()) {
 				return false
 			}
 		}
 		return true
-	case (to.IsListType() || to.IsSetType()) && from.IsListType():
+	case to.IsListType() && from.IsListType(), to.IsSetType() && from.IsSetType():
+		// A list or tuple given to a set is not: a set has no repeats,
+		// and an order of its own (setOf).
 		return convertsAsIs(from.ElementType(), to.ElementType())
 	case to.IsObjectType() && from.IsObjectType():
 		// Every attribute of to, and no other: an attribute missing is
