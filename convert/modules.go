@@ -472,6 +472,22 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 		id, ok := e.(*ast.Ident)
 		return ok && id.Name == v
 	}
+	if et := unifiedElementType(from); t.IsCollectionType() && t.ElementType() == cty.DynamicPseudoType && et != cty.NilType {
+		// A collection of any given one whose elements' types the
+		// analysis knows: OpenTofu unifies them (objects of different
+		// attributes become maps of strings), as a collection of that
+		// type converts them.
+		var typed cty.Type
+		switch {
+		case t.IsListType():
+			typed = cty.List(et)
+		case t.IsSetType():
+			typed = cty.Set(et)
+		default:
+			typed = cty.Map(et)
+		}
+		return c.conform(x, typed, from, sh, d, depth, known)
+	}
 	var mapped ast.Expr
 	switch {
 	case t.IsPrimitiveType() && from.Equals(t):
@@ -1061,6 +1077,31 @@ func (c *converter) conforms(e hcl.Expression, v *config.Variable) bool {
 	}
 	var ja, jb any
 	return json.Unmarshal(a, &ja) == nil && json.Unmarshal(b, &jb) == nil && reflect.DeepEqual(ja, jb)
+}
+
+// unifiedElementType is the one type OpenTofu converts the elements of a
+// value of type from to when it converts it to a collection of any: the
+// unification of a tuple's elements or an object's attributes (objects
+// of different attributes are maps of strings), a collection's element
+// type; cty.NilType where a part is not known or they do not unify.
+func unifiedElementType(from cty.Type) cty.Type {
+	var tys []cty.Type
+	switch {
+	case from.IsCollectionType():
+		tys = []cty.Type{from.ElementType()}
+	case from.IsTupleType():
+		tys = from.TupleElementTypes()
+	case from.IsObjectType():
+		tys = attributeTypes(from)
+	}
+	if len(tys) == 0 {
+		return cty.NilType
+	}
+	et, _ := ctyconvert.UnifyUnsafe(tys)
+	if et == cty.NilType || et.HasDynamicTypes() {
+		return cty.NilType
+	}
+	return et
 }
 
 // convertsAsIs reports whether OpenTofu's conversion of a value of type
