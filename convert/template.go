@@ -186,7 +186,9 @@ func (c *converter) splat(e *hclsyntax.SplatExpr) (ast.Expr, kind) {
 	c.anon[e.Item] = v
 	each, _ := c.expr(e.Each)
 	delete(c.anon, e.Item)
-	if sk == kindMap {
+	if st := c.typeOf(e.Source); sk == kindMap || sk.isScalar() || st.IsObjectType() || st.IsMapType() || st.IsPrimitiveType() {
+		// A splat of one value that is not a list (an object, a string)
+		// is a list of that one value, or an empty one for null.
 		return list(&ast.Comprehension{
 			Clauses: []ast.Clause{&ast.IfClause{Condition: binary(tokenNEQ, src, ast.NewNull())}},
 			Value:   &ast.StructLit{Elts: []ast.Decl{&ast.LetClause{Ident: ident(v), Expr: src}, &ast.EmbedDecl{Expr: each}}},
