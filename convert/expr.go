@@ -80,6 +80,10 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 		if e.Op == hclsyntax.OpLogicalNot {
 			return not(x), kindBool
 		}
+		if k == kindString {
+			// -"2" is -2: OpenTofu converts the operand to a number.
+			x, k = c.lib("tonumber", x), kindNumber
+		}
 		return &ast.UnaryExpr{Op: token.SUB, X: paren(x)}, k
 	case *hclsyntax.TupleConsExpr:
 		l := &ast.ListLit{}

@@ -38,14 +38,14 @@ var typeFuncs = map[string]function{
 		}
 		return cl.lib("tostring", cl.args[0])
 	}},
-	"tolist": {how: byLibrary, note: "the list itself; `tofu.#unify` turns mixed strings, numbers and bools into strings as OpenTofu does (nested values of different types are not converted)", conv: func(cl *call) ast.Expr {
+	"tolist": {how: byLibrary, note: "the list itself; `tofu.#tolist` turns mixed strings, numbers and bools into strings as OpenTofu does (nested values of different types are not converted), and keeps a null", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("tolist takes one argument.")
 		}
 		if cl.c.uniformTuple(cl.src[0]) {
 			return cl.args[0]
 		}
-		return cl.lib("unify", cl.args[0])
+		return cl.lib("tolist", cl.args[0])
 	}},
 	"toset": {how: byLibrary, note: "`tofu.#toset`: without repeats, in OpenTofu's set order: strings lexical, numbers ascending, false before true; lists, maps or objects by the bytes of go-cty's serialization of each (`tofu.#setorder`) where the converter knows their type, else in the order of first occurrence",
 		conv: func(cl *call) ast.Expr {
