@@ -1097,6 +1097,13 @@ func unifiedElementType(from cty.Type) cty.Type {
 	if len(tys) == 0 {
 		return cty.NilType
 	}
+	for _, t := range tys {
+		if t.HasDynamicTypes() {
+			// One not known could be of any type: a string among
+			// numbers makes them all strings.
+			return cty.NilType
+		}
+	}
 	et, _ := ctyconvert.UnifyUnsafe(tys)
 	if et == cty.NilType || et.HasDynamicTypes() {
 		return cty.NilType
