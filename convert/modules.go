@@ -917,19 +917,26 @@ func elementOf(from cty.Type) cty.Type { return foldElements(from, unionType) }
 // does not take them for equal.
 func convertedElementOf(from cty.Type) cty.Type { return foldElements(from, convertedType) }
 
+// partTypes are the types of the parts of a value of type from: a
+// collection's element type, a tuple's elements', an object's
+// attributes'; none for any other type.
+func partTypes(from cty.Type) []cty.Type {
+	switch {
+	case from.IsCollectionType():
+		return []cty.Type{from.ElementType()}
+	case from.IsTupleType():
+		return from.TupleElementTypes()
+	case from.IsObjectType():
+		return attributeTypes(from)
+	}
+	return nil
+}
+
 // foldElements merges the types of the elements of a value of type from
 // with merge: a collection's element type, or the merge of a tuple's or
 // object's; cty.DynamicPseudoType for none.
 func foldElements(from cty.Type, merge func(a, b cty.Type) cty.Type) cty.Type {
-	var ts []cty.Type
-	switch {
-	case from.IsListType() || from.IsSetType() || from.IsMapType():
-		return from.ElementType()
-	case from.IsTupleType():
-		ts = from.TupleElementTypes()
-	case from.IsObjectType():
-		ts = attributeTypes(from)
-	}
+	ts := partTypes(from)
 	if len(ts) == 0 {
 		return cty.DynamicPseudoType
 	}
@@ -1085,15 +1092,7 @@ func (c *converter) conforms(e hcl.Expression, v *config.Variable) bool {
 // of different attributes are maps of strings), a collection's element
 // type; cty.NilType where a part is not known or they do not unify.
 func unifiedElementType(from cty.Type) cty.Type {
-	var tys []cty.Type
-	switch {
-	case from.IsCollectionType():
-		tys = []cty.Type{from.ElementType()}
-	case from.IsTupleType():
-		tys = from.TupleElementTypes()
-	case from.IsObjectType():
-		tys = attributeTypes(from)
-	}
+	tys := partTypes(from)
 	if len(tys) == 0 {
 		return cty.NilType
 	}
