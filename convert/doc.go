@@ -300,7 +300,7 @@
 //   - timestamp (unknown at plan): `string`: the time the plan is applied
 //   - title (tofu library): `tofu.#title`: Go's strings.Title, which OpenTofu uses (CUE's strings.ToTitle starts words only after spaces)
 //   - tobool (tofu library): `tofu.#tobool`: a bool, "true"/"1" and "false"/"0", null
-//   - tolist (tofu library): the list itself; `tofu.#tolist` turns mixed strings, numbers and bools into strings as OpenTofu does (nested values of different types are not converted), and keeps a null
+//   - tolist (tofu library): the list itself; `tofu.#unify` turns mixed strings, numbers and bools into strings as OpenTofu does (nested values of different types are not converted); `null` of null
 //   - tomap (tofu library): the map itself; `tofu.#tomap` turns mixed strings, numbers and bools into strings as OpenTofu does
 //   - tonumber (tofu library): `tofu.#tonumber`: a number, a string in decimal notation, null
 //   - toset (tofu library): `tofu.#toset`: without repeats, in OpenTofu's set order: strings lexical, numbers ascending, false before true; lists, maps or objects by the bytes of go-cty's serialization of each (`tofu.#setorder`) where the converter knows their type, else in the order of first occurrence

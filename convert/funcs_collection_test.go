@@ -188,7 +188,7 @@ func TestReferenceTestForms(t *testing.T) {
 		{`lower(var.a[0])`, `strings.MinRunes(_var.a[0], 0) == _|_`, "\x00"},
 		{`lower(var.a == null ? "x" : var.a)`, "tofu.#tostring", "MinRunes"},
 		{`terraform_data.d.output == null`, `if len(terraform_data.d.output) != _|_ {`, "\x00"},
-		{`tolist(terraform_data.d.output) != null`, `[if (*((tofu.#tolist & {`, "\x00"},
+		{`tolist(terraform_data.d.output) != null`, `[if (*((tofu.#unify & {`, "\x00"},
 		{`var.f == null`, "_var.f == null", "len("},
 		// The root module's inputs are known while planning, in full.
 		{`var.a == null`, "_var.a == null", "len("},

@@ -5,6 +5,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	ctyconvert "github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tofucue/tofucue/config"
 )
 
 // typeFuncs are OpenTofu's type conversion functions, and its functions on
@@ -38,25 +40,31 @@ var typeFuncs = map[string]function{
 		}
 		return cl.lib("tostring", cl.args[0])
 	}},
-	"tolist": {how: byLibrary, note: "the list itself; `tofu.#tolist` turns mixed strings, numbers and bools into strings as OpenTofu does (nested values of different types are not converted), and keeps a null", conv: func(cl *call) ast.Expr {
+	"tolist": {how: byLibrary, note: "the list itself; `tofu.#unify` turns mixed strings, numbers and bools into strings as OpenTofu does (nested values of different types are not converted); `null` of null", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("tolist takes one argument.")
 		}
-		if cl.c.uniformTuple(cl.src[0]) {
+		if cl.c.uniformTuple(cl.src[0]) || isNullLiteral(cl.src[0]) {
 			return cl.args[0]
 		}
-		return cl.lib("tolist", cl.args[0])
+		return cl.lib("unify", cl.args[0])
 	}},
 	"toset": {how: byLibrary, note: "`tofu.#toset`: without repeats, in OpenTofu's set order: strings lexical, numbers ascending, false before true; lists, maps or objects by the bytes of go-cty's serialization of each (`tofu.#setorder`) where the converter knows their type, else in the order of first occurrence",
 		conv: func(cl *call) ast.Expr {
 			if cl.expand || !cl.arity(1, 1) {
 				return libCall("toset", 1, 1)(cl)
 			}
+			if isNullLiteral(cl.src[0]) {
+				return cl.args[0]
+			}
 			return cl.c.setOf(cl.args[0], oneElementType(cl.c.typeOf(cl.src[0])), nil)
 		}},
 	"tomap": {how: byLibrary, note: "the map itself; `tofu.#tomap` turns mixed strings, numbers and bools into strings as OpenTofu does", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("tomap takes one argument.")
+		}
+		if isNullLiteral(cl.src[0]) {
+			return cl.args[0]
 		}
 		if o, ok := cl.src[0].(*hclsyntax.ObjectConsExpr); ok {
 			vals := make([]hclsyntax.Expression, len(o.Items))
@@ -74,6 +82,13 @@ var typeFuncs = map[string]function{
 	"ephemeralasnull": {how: byExpr, note: "the value itself: neither side has ephemeral values yet (see package functions)", conv: identity},
 	"issensitive":     {how: notConverted, note: "CUE has no sensitive values, so whether one is sensitive cannot be answered"},
 	"type":            {how: notConverted, note: "only for tofu console; a type is not a value in a module"},
+}
+
+// isNullLiteral reports whether e is the literal null, which the
+// conversion functions give back as it is.
+func isNullLiteral(e hclsyntax.Expression) bool {
+	l, ok := config.UnwrapParens(e).(*hclsyntax.LiteralValueExpr)
+	return ok && l.Val.IsNull()
 }
 
 // oneElementType is the type of the elements of a list, set or tuple of
