@@ -4,7 +4,6 @@ import (
 	"cuelang.org/go/cue/ast"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-	ctyconvert "github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tofucue/tofucue/config"
 )
@@ -92,28 +91,28 @@ func isNullLiteral(e hclsyntax.Expression) bool {
 }
 
 // oneElementType is the type of the elements of a list, set or tuple of
-// type ty as toset converts them: a tuple's elements' type unified as
-// OpenTofu unifies them (tuples of different lengths are lists, objects
-// of different attributes maps), where each element is that type's value
-// as it is in CUE (no number becomes a string); cty.DynamicPseudoType
-// otherwise.
+// type ty as toset converts them: a collection's element type, and a
+// tuple's unifiedElementType (tuples of different lengths are lists,
+// objects of different attributes maps) where each element is that
+// type's value as it is in CUE (no number becomes a string);
+// cty.DynamicPseudoType otherwise.
 func oneElementType(ty cty.Type) cty.Type {
 	switch {
 	case ty.IsListType() || ty.IsSetType():
 		return ty.ElementType()
-	case ty.IsTupleType():
-		et, _ := ctyconvert.UnifyUnsafe(ty.TupleElementTypes())
-		if et == cty.NilType {
+	case !ty.IsTupleType():
+		return cty.DynamicPseudoType
+	}
+	et := unifiedElementType(ty)
+	if et == cty.NilType {
+		return cty.DynamicPseudoType
+	}
+	for _, t := range partTypes(ty) {
+		if !convertsAsIs(t, et) {
 			return cty.DynamicPseudoType
 		}
-		for _, t := range ty.TupleElementTypes() {
-			if !convertsAsIs(t, et) {
-				return cty.DynamicPseudoType
-			}
-		}
-		return et
 	}
-	return cty.DynamicPseudoType
+	return et
 }
 
 // identity is a call of a function of one argument that is the argument.

@@ -53,8 +53,8 @@ func (c *converter) setOf(x ast.Expr, elem cty.Type, d *typeexpr.Defaults) ast.E
 // the order of their names, and for a tuple's elements; [a;b;] for a list
 // or set; {"k":a;} for a map in the order of its keys. An optional
 // attribute, which v may leave out, is read with its default where it
-// does (tofu.#attror; null where d has none). false where ty has parts not known, or nests deeper than
-// maxSetHashDepth.
+// does (tofu.#attror; null where d has none). false where ty has parts
+// not known, or nests deeper than maxSetHashDepth.
 func (c *converter) setHash(ty cty.Type, v ast.Expr, depth int, d *typeexpr.Defaults) (ast.Expr, bool) {
 	switch ty {
 	case cty.String:

@@ -254,7 +254,6 @@ func (c *converter) typedSteps(x ast.Expr, ty cty.Type, t hcl.Traversal) (ast.Ex
 	return x, kindOfType(ty)
 }
 
-// keyLit writes an index key of a traversal.
 // convertedKey is an index key known when converting as OpenTofu takes
 // it for a collection of kind k: a string that is a number, as a number,
 // for a list or tuple (["a", "b"]["1"] is "b"), and a number, as a
@@ -300,6 +299,7 @@ func (c *converter) indexKey(k kind, e hcl.Expression) ast.Expr {
 	return x
 }
 
+// keyLit writes an index key of a traversal.
 func (c *converter) keyLit(v cty.Value) ast.Expr {
 	x, _ := c.literal(v, hcl.Range{})
 	return x

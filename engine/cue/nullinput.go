@@ -48,7 +48,7 @@ func inputFill(ctx *cue.Context, f cue.Value, val cty.Value) (x ast.Expr, replac
 // nullProgram is the program v built again from its syntax with the
 // values of the fields at paths null: a field declared once, whose value
 // is an expression of the program's own files. The files are copied
-// (copyFiles), so the program's own syntax is not changed, and every
+// (syntaxCopier), so the program's own syntax is not changed, and every
 // position stays where it was.
 func nullProgram(ctx *cue.Context, v cue.Value, paths []cue.Path) (cue.Value, error) {
 	bi := v.BuildInstance()
