@@ -146,6 +146,9 @@ type planner struct {
 	// pkg is the package path of the program's hidden fields
 	// (programPackage), "" where it is not known.
 	pkg string
+	// childInputs are the called modules' inputs, which
+	// checkChildInputs checks.
+	childInputs []*decl
 	// walked is what findDecls found in the program with its inputs,
 	// where moduleInputs walked that program (done).
 	walked struct {
@@ -328,6 +331,10 @@ func (p *planner) run(v cue.Value) {
 		p.analyzed = p.start
 	} else {
 		p.analyzed = p.typedForAnalysis(v)
+	}
+	p.checkChildInputs(p.analyzed)
+	if p.diags.HasErrors() {
+		return
 	}
 	p.deps = dependencies(p.analyzed, p.resources)
 	if !acyclic(p.deps, len(p.resources)) {
@@ -521,11 +528,11 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 	return p.moduleInputs(v)
 }
 
-// moduleInputs sets path.cwd in the modules the root calls, and checks
-// their inputs, which their calls give by unification: a conflict is
-// "Invalid value for input variable" at the CUE source, and the
-// validations the converter kept are checked. An input not known yet (an
-// argument computed from a resource) is not an error.
+// moduleInputs sets path.cwd in the modules the root calls, checks the
+// validations the converter kept, and keeps their inputs, which their
+// calls give by unification, for checkChildInputs: a conflict is
+// "Invalid value for input variable" at the CUE source. An input not
+// known yet (an argument computed from a resource) is not an error.
 func (p *planner) moduleInputs(v cue.Value) cue.Value {
 	decls, diags := findDecls(v, true, p.pkg)
 	var cwd fills
@@ -552,18 +559,30 @@ func (p *planner) moduleInputs(v cue.Value) cue.Value {
 		}
 		switch d.kind {
 		case declInput:
-			iv := v.LookupPath(d.path)
-			if dv, ok := iv.Default(); ok {
-				iv = dv
-			}
-			if err := fatal(iv); err != nil {
-				p.report(errorDiags(err, "Invalid value for input variable", d.pos)...)
-			}
+			p.childInputs = append(p.childInputs, d)
 		case declValidation:
 			p.validate(v.LookupPath(d.path), d)
 		}
 	}
 	return v
+}
+
+// checkChildInputs reports the called modules' inputs that are errors in
+// the program completed with the computed attributes' types (analyzed):
+// in the program before it, a computed attribute is missing rather than
+// not known yet, and an argument that reads one through try (the kms
+// module's key_arn, try(aws_kms_key.this[0].arn, ...)) would fall
+// through to its last argument's error.
+func (p *planner) checkChildInputs(analyzed cue.Value) {
+	for _, d := range p.childInputs {
+		iv := analyzed.LookupPath(d.path)
+		if dv, ok := iv.Default(); ok {
+			iv = dv
+		}
+		if err := fatal(iv); err != nil {
+			p.report(errorDiags(err, "Invalid value for input variable", d.pos)...)
+		}
+	}
 }
 
 // validate checks a validation rule the converter kept for the engine
