@@ -75,17 +75,19 @@ func (c *converter) outsideRoot(e hcl.Expression) string {
 	if c.child != ".." && !strings.HasPrefix(c.child, "../") {
 		return ""
 	}
-	pathModule := func(t hcl.Traversal) bool {
-		if t.RootName() != "path" || len(t) < 2 {
-			return false
-		}
-		a, ok := t[1].(hcl.TraverseAttr)
-		return ok && a.Name == "module"
-	}
-	if !c.a.refersTo(e, pathModule, nil) {
+	if !c.a.refersTo(e, isPathModule, nil) {
 		return ""
 	}
 	return fmt.Sprintf("The path is built from path.module and known only when the module is planned; the converted module embeds the files of the root module's directory, and this module's directory, %s, is outside it.", c.child)
+}
+
+// isPathModule tells the traversal path.module.
+func isPathModule(t hcl.Traversal) bool {
+	if t.RootName() != "path" || len(t) < 2 {
+		return false
+	}
+	a, ok := t[1].(hcl.TraverseAttr)
+	return ok && a.Name == "module"
 }
 
 // fileFold is arityFold for a function that reads a file: where OpenTofu

@@ -2,6 +2,8 @@ package convert
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -32,10 +34,17 @@ import (
 //	}
 //
 // and the call is (_templates[path.Clean(p, path.Unix)] & {#vars: VARS}).out.
-// The templates are the files of the root module's directory the path can
-// name (templatePatterns): exactly those its constant parts give, or,
-// where a part is known only when planning, every file whose name ends as
-// the path does. A file that is not a template (not UTF-8, a template
+// The templates are the files the path can name (templatePatterns):
+// exactly those its constant parts give, or, where a part is known only
+// when planning, every file of the root module's directory whose name
+// ends as the path does. A constant part may lead out of the root
+// module's directory, to a template beside a called module (terraform-
+// aws-eks's examples call ../../modules/_user_data, whose templates are
+// in ../../templates): it is read inside the directory that holds the
+// tree's modules, where OpenTofu's file functions read on the HCL side
+// too, and keyed by its path from the root module's directory
+// (../../templates/al2.tpl), which is what path.Clean makes of the path
+// the call computes. A file that is not a template (not UTF-8, a template
 // syntax error) has no entry: selecting it is an error, as in OpenTofu.
 
 // The templates a call's table may hold at most, by number and by size.
@@ -55,11 +64,17 @@ type tableTemplate struct {
 
 // pathPattern is a set of paths, relative to the root module's directory,
 // that a path expression can give: one path, or (any) every path ending
-// in ext ("" for every path).
+// in ext ("" for every path). An exact path may lead out of the root
+// module's directory (a template beside a called module): the table
+// holds its conversion, so it is read when converting, inside the
+// directory that holds the tree's modules. An any pattern matches the
+// root module's files only; module is set where its path is built from
+// path.module.
 type pathPattern struct {
-	exact string
-	any   bool
-	ext   string
+	exact  string
+	any    bool
+	ext    string
+	module bool
 }
 
 // convTemplateAtPlan converts templatefile(path, vars) whose path is known
@@ -75,17 +90,25 @@ func convTemplateAtPlan(cl *call) ast.Expr {
 	if len(c.templates) > 0 {
 		return cl.fail("A template that calls templatefile with a path known only when the module is planned is not converted. " + runtime)
 	}
-	if why := c.outsideRoot(cl.src[0]); why != "" {
-		return cl.fail(why)
-	}
 	pats, why := c.templatePatterns(cl.src[0], 0)
 	if why != "" {
 		return cl.fail(why)
+	}
+	for _, p := range pats {
+		if !p.any || !p.module {
+			continue
+		}
+		// A part known only when planning joined to path.module: the
+		// files it can name are this module's, outside the root's.
+		if why := c.outsideRoot(cl.src[0]); why != "" {
+			return cl.fail(why)
+		}
 	}
 	files, err := c.fam.moduleFiles()
 	if err != nil {
 		return cl.fail(fmt.Sprintf("The template's path is known only when the module is planned, so the converted module holds the templates of %s; they could not be read: %v.", c.fam.rootDir, err))
 	}
+	files = append(files, c.fam.outsideTemplates(pats)...)
 	var chosen []moduleFile
 	exact := map[string]bool{}
 	size := 0
@@ -149,20 +172,18 @@ const templateVarsField = "#vars"
 // outside the root module's directory is refused with the reason.
 func (c *converter) templatePatterns(e hcl.Expression, depth int) ([]pathPattern, string) {
 	if depth > 8 {
-		return []pathPattern{{any: true}}, ""
+		return []pathPattern{c.anyPath(e, "")}, ""
 	}
 	if p, diags, ok := c.constPath(e); ok {
 		abs := p
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(c.m.Dir, p)
 		}
-		root, err1 := filepath.Abs(c.fam.rootDir)
-		abs, err2 := filepath.Abs(abs)
-		rel, err3 := filepath.Rel(root, abs)
-		if err1 != nil || err2 != nil || err3 != nil || !filepath.IsLocal(rel) {
-			return nil, fmt.Sprintf("This call may read the template %s, outside the root module's directory, whose files the converted module holds.", p)
+		rel, inside := c.fam.templatePath(abs)
+		if !inside {
+			return nil, fmt.Sprintf("This call may read the template %s, outside %s, the directory that holds the modules of the tree, which is where the file functions read files, as on the HCL side.", p, c.fam.top())
 		}
-		return []pathPattern{{exact: filepath.ToSlash(rel)}}, ""
+		return []pathPattern{{exact: rel}}, ""
 	} else if diags.HasErrors() {
 		return nil, "OpenTofu reports an error for this path: " + diags[0].Detail
 	}
@@ -208,11 +229,17 @@ func (c *converter) templatePatterns(e hcl.Expression, depth int) ([]pathPattern
 				if i := strings.LastIndexByte(tail, '/'); i >= 0 {
 					tail = tail[i+1:]
 				}
-				return []pathPattern{{any: true, ext: path.Ext(tail)}}, ""
+				return []pathPattern{c.anyPath(e, path.Ext(tail))}, ""
 			}
 		}
 	}
-	return []pathPattern{{any: true}}, ""
+	return []pathPattern{c.anyPath(e, "")}, ""
+}
+
+// anyPath is the pattern of every path ending in ext, for the path e
+// known only when planning.
+func (c *converter) anyPath(e hcl.Expression, ext string) pathPattern {
+	return pathPattern{any: true, ext: ext, module: c.a.refersTo(e, isPathModule, nil)}
 }
 
 // localName is NAME for the traversal local.NAME.
@@ -329,9 +356,82 @@ func (f *family) templateTable() (ast.Decl, map[string]bool) {
 	}
 	d := field(ident(cueform.Templates), s)
 	docComment(d, []string{
-		"The templates of the module's directory that templatefile may read where",
-		"its path is known only when the module is planned, each converted once:",
-		"(_templates[path] & {#vars: VARIABLES}).out renders one.",
+		"The templates that templatefile may read where its path is known only",
+		"when the module is planned, each converted once, by their paths from",
+		"the module's directory: (_templates[path] & {#vars: VARIABLES}).out",
+		"renders one.",
 	})
 	return d, imports
+}
+
+// top is the directory the tree's modules are in, where templates may be
+// read: the tree's Top, or the root module's directory without a tree.
+func (f *family) top() string {
+	if f.tree != nil && f.tree.Top != "" {
+		return f.tree.Top
+	}
+	return f.rootDir
+}
+
+// templatePath is the path abs as a table key, slash-separated and
+// relative to the root module's directory (with leading ".." where it is
+// outside it), and whether it is inside the directory of the tree's
+// modules.
+func (f *family) templatePath(abs string) (key string, inside bool) {
+	root, err1 := filepath.Abs(f.rootDir)
+	top, err2 := filepath.Abs(f.top())
+	abs, err3 := filepath.Abs(abs)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return "", false
+	}
+	rel, err1 := filepath.Rel(root, abs)
+	inTop, err2 := filepath.Rel(top, abs)
+	if err1 != nil || err2 != nil || !filepath.IsLocal(inTop) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// outsideTemplates reads the files that exact patterns name outside the
+// root module's directory, inside the directory of the tree's modules
+// (through os.Root: a symbolic link that leads out of it is not
+// followed). A path that names no regular file has no entry: selecting it
+// fails, as OpenTofu's call does.
+func (f *family) outsideTemplates(pats []pathPattern) []moduleFile {
+	var names []string
+	for _, p := range pats {
+		if !p.any && !filepath.IsLocal(filepath.FromSlash(p.exact)) && !slices.Contains(names, p.exact) {
+			names = append(names, p.exact)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	top, err := filepath.Abs(f.top())
+	if err != nil {
+		return nil
+	}
+	root, err := os.OpenRoot(top)
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
+	var out []moduleFile
+	for _, name := range names {
+		abs, err := filepath.Abs(filepath.Join(f.rootDir, filepath.FromSlash(name)))
+		if err != nil {
+			continue
+		}
+		rel, err := filepath.Rel(top, abs)
+		if err != nil {
+			continue
+		}
+		if st, err := root.Stat(rel); err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		if b, err := fs.ReadFile(root.FS(), filepath.ToSlash(rel)); err == nil {
+			out = append(out, moduleFile{path: name, data: b})
+		}
+	}
+	return out
 }

@@ -21,13 +21,20 @@ import (
 // TestConvert converts the module of each case in convert/ and compares
 // every CUE file written with want/NAME.cue and the diagnostics with
 // want/diagnostics. The lines of the input file "args" may map module
-// sources, as --module-source=SOURCE=DIR does, DIR relative to the case. The converted module must load with cue/load. A case
+// sources, as --module-source=SOURCE=DIR does, DIR relative to the case,
+// and let sources lead out of the root's repository, as
+// --allow-read=DIR does; the input "root" names the root module's
+// directory within the case, which is otherwise the case's directory.
+// The converted module must load with cue/load. A case
 // with input files named *.cue (inputs.cue, setting _var fields) is also
 // evaluated with them added to the package; want/eval holds the value, as
 // CUE, of every field that is not hidden: resources, outputs, data.
 func TestConvert(t *testing.T) {
 	golden.Run(t, "convert", func(t *testing.T, c *golden.Case) map[string]string {
 		dir := c.Materialize(t)
+		if root, ok := c.Input("root"); ok {
+			dir = filepath.Join(dir, filepath.FromSlash(strings.TrimSpace(root)))
+		}
 		m, diags := config.Load(dir)
 		if diags.HasErrors() {
 			t.Fatalf("loading: %s", golden.Diagnostics(dir, diags))
@@ -35,9 +42,13 @@ func TestConvert(t *testing.T) {
 		var opts config.SourceOptions
 		if s, ok := c.Input("args"); ok {
 			for line := range strings.Lines(s) {
+				if d, ok := strings.CutPrefix(strings.TrimSpace(line), "--allow-read="); ok {
+					opts.AllowRead = append(opts.AllowRead, filepath.Join(dir, d))
+					continue
+				}
 				arg, ok := strings.CutPrefix(strings.TrimSpace(line), "--module-source=")
 				if !ok {
-					t.Fatalf("args: %q: only --module-source=SOURCE=DIR is known here", line)
+					t.Fatalf("args: %q: only --module-source=SOURCE=DIR and --allow-read=DIR are known here", line)
 				}
 				src, d, err := config.ParseSourceMapping(arg)
 				if err != nil {

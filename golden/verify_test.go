@@ -18,18 +18,24 @@ import (
 // file "edits": FILE|OLD|NEW, replacing the one occurrence of OLD in the
 // converted FILE with NEW (a deliberate change, to see verify report
 // it). The flags are the lines of "args"; those that say where modules
-// are (--module-source, --strict-modules) are the conversion's too. want/verify holds the exit
-// status and the report, want/stderr the diagnostics.
+// are (--module-source, --strict-modules, --allow-read) are the
+// conversion's too. The input "root", where there is one, names the root
+// module's directory within the case (an example beside its modules);
+// otherwise it is the case's directory. want/verify holds the exit status
+// and the report, want/stderr the diagnostics.
 func TestVerify(t *testing.T) {
 	golden.Run(t, "verify", func(t *testing.T, c *golden.Case) map[string]string {
 		dir := c.Materialize(t)
+		if root, ok := c.Input("root"); ok {
+			dir = filepath.Join(dir, filepath.FromSlash(strings.TrimSpace(root)))
+		}
 		t.Chdir(dir)
 		var args, convertArgs []string
 		if s, ok := c.Input("args"); ok {
 			for line := range strings.Lines(s) {
 				if line = strings.TrimSpace(line); line != "" {
 					args = append(args, line)
-					if strings.HasPrefix(line, "--module-source") || strings.HasPrefix(line, "--strict-modules") {
+					if strings.HasPrefix(line, "--module-source") || strings.HasPrefix(line, "--strict-modules") || strings.HasPrefix(line, "--allow-read") {
 						convertArgs = append(convertArgs, line)
 					}
 				}

@@ -134,9 +134,14 @@ type accelCase struct {
 // plans them: a plancue case's HCL module with its terraform.tfvars and
 // synthesized inputs, every variable given; a verify case once with the
 // defaults and once per --var-file, the variables not taken from a
-// default given, its --module-source mappings used and its edits made.
+// default given, its --module-source mappings and --allow-read
+// directories used, its edits made, from its root directory (see
+// golden's TestVerify).
 func accelCases(t *testing.T, c *golden.Case, verify bool) []accelCase {
 	dir := c.Materialize(t)
+	if root, ok := c.Input("root"); ok {
+		dir = filepath.Join(dir, filepath.FromSlash(strings.TrimSpace(root)))
+	}
 	var varFiles []string
 	synthesize := !verify
 	sources := config.SourceOptions{Mappings: map[string]string{}}
@@ -152,6 +157,8 @@ func accelCases(t *testing.T, c *golden.Case, verify bool) []accelCase {
 					t.Fatal(err)
 				}
 				sources.Mappings[src] = filepath.Join(dir, to)
+			case strings.HasPrefix(line, "--allow-read="):
+				sources.AllowRead = append(sources.AllowRead, filepath.Join(dir, strings.TrimPrefix(line, "--allow-read=")))
 			case line == "--synthesize":
 				synthesize = true
 			case line != "":

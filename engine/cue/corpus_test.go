@@ -77,6 +77,10 @@ func TestCorpus(t *testing.T) {
 			note("error", "the HCL plan fails: "+firstError(hdiags), dir.Rel)
 			continue
 		}
+		if why, ok := cuePlanCosts[dir.Rel]; ok {
+			note("error", "the CUE plan is not run: "+why, dir.Rel)
+			continue
+		}
 		v, _ := r.LoadWith(cuecontext.New(), nil)
 		if !v.Exists() {
 			note("error", "does not load as CUE", dir.Rel)
@@ -162,6 +166,22 @@ var referenceGaps = map[string]referenceGap{
 	// planner's order is meant not to depend on anything of the kind;
 	// where it does is not found yet (see the stop's note).
 	"terraform-aws-modules__terraform-aws-s3-bucket/examples/s3-inventory": {why: "Invalid count argument in a called module", unstable: true},
+}
+
+// cuePlanCosts are the directories whose CUE plans take more than a test
+// may (each plans on the HCL side in under 0.2 s): terraform-aws-eks's
+// examples with node groups, which convert since templatefile reads the
+// templates beside a called module. The time goes to CUE's disjunctions
+// (in a CPU profile, four fifths under adt's crossProduct, a quarter in
+// overlayContext's clones): the user data module's cluster_service_cidr
+// comes through two module calls and a try in each, and each layer reads
+// the one before several times (a null test, a try's probe, an unknown
+// guard), each in a disjunction. With that argument a constant, stock
+// cue evaluates the eks-al2023 call in 1.9 s rather than 20 s. Measured
+// on 2 cores, the plan was stopped at 150 s, past 13 GiB (issue 32).
+var cuePlanCosts = map[string]string{
+	"terraform-aws-modules__terraform-aws-eks/examples/eks-managed-node-group":  "more than 150 s and 13 GiB",
+	"terraform-aws-modules__terraform-aws-eks/examples/self-managed-node-group": "more than 150 s and 13 GiB",
 }
 
 func firstErr(diags hcl.Diagnostics) string {
