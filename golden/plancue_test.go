@@ -1,9 +1,7 @@
 package golden_test
 
 import (
-	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -42,7 +40,7 @@ func TestPlanCUE(t *testing.T) {
 			t.Fatal(err)
 		}
 		schemas, _ := mock.LoadSchemas()
-		schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+		schemas.InferTree(tree)
 		in := map[string]cty.Value{}
 		for name, v := range hp.Variables {
 			in[name] = v.Value

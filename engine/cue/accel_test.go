@@ -171,7 +171,7 @@ func accelCases(t *testing.T, c *golden.Case, verify bool) []accelCase {
 		t.Fatalf("loading: %s", diags)
 	}
 	schemas, _ := mock.LoadSchemas()
-	schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+	schemas.InferTree(tree)
 	provider := mock.New(schemas, nil)
 	r := convert.Tree(tree, convert.Options{})
 	if !verify {

@@ -2,9 +2,7 @@ package cue
 
 import (
 	"fmt"
-	"maps"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 
@@ -166,7 +164,7 @@ func BenchmarkPlan(b *testing.B) {
 // that the CUE side plans it against.
 func convertForBench(tree *hclengine.Tree) (*convert.Result, *mock.Provider) {
 	schemas, _ := mock.LoadSchemas()
-	schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+	schemas.InferTree(tree)
 	return convert.Module(tree.Root, convert.Options{}), mock.New(schemas, nil)
 }
 

@@ -47,7 +47,7 @@ func planBoth(t testing.TB, dir string, src inputs.Sources, mocks *mock.Mocks) *
 	hp, hdiags := hclengine.Plan(tree, hclengine.Options{Inputs: src, Schemas: hs, Mocks: mocks})
 
 	schemas, _ := mock.LoadSchemas()
-	schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+	schemas.InferTree(tree)
 	r := convert.Module(tree.Root, convert.Options{})
 	if r.Diagnostics.HasErrors() {
 		t.Fatalf("converting: %s", r.Diagnostics)

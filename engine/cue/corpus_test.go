@@ -87,7 +87,7 @@ func TestCorpus(t *testing.T) {
 			continue
 		}
 		schemas, _ := mock.LoadSchemas()
-		schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+		schemas.InferTree(tree)
 		// As hcl2cue verify --synthesize: the values the HCL side made
 		// up for variables without a default are given, and each side
 		// takes its own defaults.

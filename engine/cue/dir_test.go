@@ -1,9 +1,7 @@
 package cue
 
 import (
-	"maps"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -31,7 +29,7 @@ func TestPlanDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	schemas, _ := mock.LoadSchemas()
-	schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+	schemas.InferTree(tree)
 	in := map[string]cty.Value{}
 	for name, v := range hp.Variables {
 		in[name] = v.Value

@@ -1,8 +1,6 @@
 package cue
 
 import (
-	"maps"
-	"slices"
 	"testing"
 
 	"cuelang.org/go/cue/cuecontext"
@@ -38,7 +36,7 @@ resource "null_resource" "r" {
 	if hdiags.HasErrors() {
 		t.Fatal(hdiags)
 	}
-	schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+	schemas.InferTree(tree)
 	r := convert.Module(tree.Root, convert.Options{})
 	v, err := r.LoadWith(cuecontext.New(), nil)
 	if !v.Exists() {

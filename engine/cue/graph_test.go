@@ -2,9 +2,7 @@ package cue
 
 import (
 	"fmt"
-	"maps"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -135,7 +133,7 @@ resource "null_resource" "m" {
 		t.Fatal(err)
 	}
 	schemas, _ := mock.LoadSchemas()
-	schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+	schemas.InferTree(tree)
 	p, diags := planValue(v, Options{Provider: mock.New(schemas, nil), ModuleDir: dir})
 	if diags.HasErrors() {
 		t.Fatal(diags)

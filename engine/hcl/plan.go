@@ -113,7 +113,7 @@ func planWith(t *Tree, ins map[string]*inputs.Input, opts Options) (_ *plan.Plan
 	if schemas == nil {
 		schemas, _ = mock.LoadSchemas()
 	}
-	schemas.Infer(slices.Collect(maps.Values(t.Modules))...)
+	schemas.InferTree(t)
 	now := opts.Now
 	if now.IsZero() {
 		now = plan.DefaultNow

@@ -56,8 +56,12 @@
 //     resource or an attribute, and the iterator of a dynamic block whose
 //     for_each is one. A reference through a nested block
 //     (aws_x.y.ebs[0].volume_id) makes the attribute computed in that
-//     block. Module outputs are not resource attributes and are left
-//     aside.
+//     block. A local value, or a called module's output (with InferTree),
+//     whose value is a resource or a reference into one reaches it too:
+//     local.vpc.arn with local.vpc = aws_vpc.v, or the attributes of
+//     module.subnets.subnets where the module outputs its subnetworks
+//     whole. A value that is anything else (a conditional between two
+//     resources, a call) reaches nothing.
 //   - The type of a computed attribute follows from its uses: a further
 //     [number] step, a splat, or iteration by for makes it a list of the
 //     type the next steps call for; an attribute step makes it an object

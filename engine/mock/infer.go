@@ -2,6 +2,8 @@ package mock
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -21,10 +23,31 @@ type typeKey struct {
 type inference struct {
 	decls map[typeKey]*setBlock
 	uses  map[typeKey][]rawUse
+	// tree finds the modules of calls, whose outputs a reference to
+	// module.NAME.OUTPUT reaches (see InferTree); nil follows none.
+	tree *config.Tree
+	// following are the values of local values and outputs being
+	// followed (see walker.follow), which a cycle does not follow again;
+	// followed is what each one followed reaches.
+	following map[hcl.Expression]bool
+	followed  map[hcl.Expression]*resolved
 }
 
 func newInference() *inference {
-	return &inference{decls: map[typeKey]*setBlock{}, uses: map[typeKey][]rawUse{}}
+	return &inference{decls: map[typeKey]*setBlock{}, uses: map[typeKey][]rawUse{}, following: map[hcl.Expression]bool{}, followed: map[hcl.Expression]*resolved{}}
+}
+
+// child is the module that the call NAME of m calls, where the tree has
+// it loaded.
+func (inf *inference) child(m *config.Module, name string) *config.Module {
+	mc := m.ModuleCalls[name]
+	if inf.tree == nil || mc == nil {
+		return nil
+	}
+	if c := inf.tree.Child(mc); c != nil {
+		return c.Module
+	}
+	return nil
 }
 
 // setBlock is what configuration sets in one block type: its arguments and
@@ -254,6 +277,20 @@ func buildBlock(sb *setBlock, uses []rawUse) *Block {
 		}
 	}
 	return b
+}
+
+// InferTree is Infer of every module of t, where a reference to a called
+// module's output also reaches what the output's value reaches: a
+// module that outputs a resource whole (terraform-google-network's
+// subnets module: output "subnets" { value = google_compute_subnetwork.
+// subnetwork }) has the attributes its callers read from it
+// ([for network in module.subnets.subnets : network.self_link]).
+func (s *Schemas) InferTree(t *config.Tree) {
+	if s.inf == nil {
+		s.inf = newInference()
+	}
+	s.inf.tree = t
+	s.Infer(slices.Collect(maps.Values(t.Modules))...)
 }
 
 // Infer adds an inferred schema for every resource type (per mode) that the

@@ -597,3 +597,79 @@ func wantTypes(t *testing.T, b *Block, want map[string]cty.Type) {
 		}
 	}
 }
+
+// TestInferFollows checks that a reference through a local value or a
+// called module's output reaches the resource it holds: the attributes
+// read from it are inferred (terraform-google-network's subnets module
+// outputs its subnetworks whole, and the root reads self_link from each).
+// A cycle of local values reaches nothing, and ends.
+func TestInferFollows(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"main.tf": `
+module "subnets" {
+  source = "./subnets"
+}
+locals {
+  vpc  = aws_vpc.v
+  a    = local.b
+  b    = local.a
+}
+resource "aws_vpc" "v" {
+  cidr_block = "10.0.0.0/16"
+}
+output "links" {
+  value = [for s in module.subnets.subnets : s.self_link]
+}
+output "first" {
+  value = module.subnets.first.gateway_address
+}
+output "vpc_arn" {
+  value = local.vpc.arn
+}
+output "cycle" {
+  value = local.a.x
+}
+`,
+		"subnets/main.tf": `
+resource "google_compute_subnetwork" "s" {
+  for_each = toset(["a", "b"])
+  name     = each.key
+}
+output "subnets" {
+  value = google_compute_subnetwork.s
+}
+output "first" {
+  value = google_compute_subnetwork.s["a"]
+}
+`,
+	}
+	for name, src := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tree, diags := config.LoadTree(dir, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	s := &Schemas{}
+	s.InferTree(tree)
+	wantTypes(t, s.Block(config.ManagedMode, "google_compute_subnetwork"), map[string]cty.Type{
+		"self_link":       cty.String,
+		"gateway_address": cty.String,
+	})
+	wantTypes(t, s.Block(config.ManagedMode, "aws_vpc"), map[string]cty.Type{"arn": cty.String})
+
+	// Without the tree, the outputs of calls are not followed.
+	s = &Schemas{}
+	s.Infer(tree.Root)
+	s.Infer(tree.Modules[filepath.Join(dir, "subnets")])
+	if _, ok := s.Block(config.ManagedMode, "google_compute_subnetwork").Attributes["self_link"]; ok {
+		t.Error("self_link inferred without the tree")
+	}
+}

@@ -23,8 +23,8 @@ type resolved struct {
 }
 
 func (r *resolved) with(steps ...step) *resolved {
-	if r == nil {
-		return nil
+	if r == nil || len(steps) == 0 {
+		return r
 	}
 	if r.whole {
 		// The whole resource followed by more steps: the first index (or
@@ -69,10 +69,13 @@ type walker struct {
 	// collection, before the names bound to it are read.
 	elems map[hcl.Expression]*resolved
 	self  *typeKey
+	// quiet walks a value only for what it reaches (see follow): the
+	// uses inside it are its own module's walk's to record.
+	quiet bool
 }
 
 func (w *walker) record(r *resolved, h hint, f stringForm) {
-	if r == nil || r.whole || len(r.steps) == 0 {
+	if r == nil || r.whole || len(r.steps) == 0 || w.quiet {
 		return
 	}
 	w.inf.uses[r.key] = append(w.inf.uses[r.key], rawUse{steps: r.steps, hint: h, form: f})
@@ -286,7 +289,46 @@ func (w *walker) traversal(t hcl.Traversal, sc *refs.Scope) *resolved {
 		}
 		return &resolved{key: *w.self, steps: stepsOf(root.Reference.Remaining)}
 	}
-	return fromRef(root.Reference)
+	return w.fromRef(root.Reference)
+}
+
+// fromRef is what ref reaches: a resource, or what the value of a local
+// value or of a called module's output reaches (local.subnets =
+// aws_subnet.this, then local.subnets[0].arn).
+func (w *walker) fromRef(ref *refs.Reference) *resolved {
+	switch s := ref.Subject.(type) {
+	case refs.LocalValue:
+		if l := w.m.Locals[s.Name]; l != nil {
+			return w.follow(w.m, l.Expr).with(stepsOf(ref.Remaining)...)
+		}
+		return nil
+	case refs.ModuleCallOutput:
+		if child := w.inf.child(w.m, s.Call.Call.Name); child != nil && child.Outputs[s.Name] != nil {
+			return w.follow(child, child.Outputs[s.Name].Expr).with(stepsOf(ref.Remaining)...)
+		}
+		return nil
+	}
+	return fromRef(ref)
+}
+
+// follow is what the value e, of a local value or an output of m,
+// reaches, walked quietly at m's top level; a value that is being
+// followed (a cycle, which OpenTofu refuses) reaches nothing. Each value
+// is followed once.
+func (w *walker) follow(m *config.Module, e hcl.Expression) *resolved {
+	x, ok := e.(hclsyntax.Expression)
+	if !ok || w.inf.following[e] {
+		return nil
+	}
+	if r, ok := w.inf.followed[e]; ok {
+		return r
+	}
+	w.inf.following[e] = true
+	q := &walker{m: m, inf: w.inf, anon: map[*hclsyntax.AnonSymbolExpr]*resolved{}, elems: map[hcl.Expression]*resolved{}, quiet: true}
+	r := q.expr(x, nil)
+	delete(w.inf.following, e)
+	w.inf.followed[e] = r
+	return r
 }
 
 func fromRef(ref *refs.Reference) *resolved {

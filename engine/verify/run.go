@@ -3,7 +3,6 @@ package verify
 import (
 	"context"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -116,7 +115,7 @@ func Run(hclDir, cueDir string, opts Options) ([]CaseResult, hcl.Diagnostics) {
 	if schemas == nil {
 		schemas, _ = mock.LoadSchemas()
 	}
-	schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+	schemas.InferTree(tree)
 	provider := mock.New(schemas, opts.Mocks)
 
 	cases := opts.Cases

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
@@ -182,7 +180,7 @@ func (f *planFlags) runCUE(ctx context.Context, dir string, stdout, stderr io.Wr
 			vals[name] = in.Value
 		}
 	}
-	opts.Schemas.Infer(slices.Collect(maps.Values(tree.Modules))...)
+	opts.Schemas.InferTree(tree)
 	p, diags := cueengine.Plan(dir, cueengine.Options{Context: ctx, Inputs: vals, Provider: mock.New(opts.Schemas, opts.Mocks), ModuleDir: f.source})
 	writeDiagnostics(stderr, diags)
 	if diags.HasErrors() {
