@@ -166,6 +166,15 @@ var referenceGaps = map[string]referenceGap{
 	// planner's order is meant not to depend on anything of the kind;
 	// where it does is not found yet (see the stop's note).
 	"terraform-aws-modules__terraform-aws-s3-bucket/examples/s3-inventory": {why: "Invalid count argument in a called module", unstable: true},
+	// Found when these began to plan (the called modules' inputs checked
+	// once the computed attributes have their types; templates beside a
+	// called module converted), and not investigated yet: the reference
+	// planner leaves an instance unapplied (kms, fargate-profile), or
+	// applies the vpc module's public route with a null destination.
+	"terraform-aws-modules__terraform-aws-kms/examples/complete":         {why: "aws_iam_role.lambda not applied"},
+	"terraform-aws-modules__terraform-aws-eks/tests/eks-fargate-profile": {why: "aws_iam_policy.additional not applied"},
+	"terraform-aws-modules__terraform-aws-eks/examples/eks-auto-mode":    {why: "module.vpc.aws_route.public_internet_gateway[0].destination_cidr_block null"},
+	"terraform-aws-modules__terraform-aws-eks/examples/eks-capabilities": {why: "module.vpc.aws_route.public_internet_gateway[0].destination_cidr_block null"},
 }
 
 // cuePlanCosts are the directories whose CUE plans take more than a test
