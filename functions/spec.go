@@ -195,11 +195,17 @@ type Passes uint8
 const (
 	// PassesNone is a value of its own.
 	PassesNone Passes = iota
-	// PassesArg is the first argument as it is, marks aside (try,
-	// sensitive).
+	// PassesArg is the first argument as it is, marks aside
+	// (sensitive).
 	PassesArg
 	// PassesElement is an element of the first argument (one, element).
 	PassesElement
+	// PassesAnyArg is one of the arguments as it is: the first that
+	// does not fail (try), or is not null or empty (coalesce).
+	PassesAnyArg
+	// PassesElements is a collection of the arguments' elements (merge,
+	// concat).
+	PassesElements
 )
 
 // Arg returns what the function needs of its argument i: its Arg, or
@@ -353,10 +359,10 @@ var specs = []Spec{
 	{Name: "cidrnetmask", Source: here, Result: String, Args: args(shaped(0, 0, CIDR)), impl: fixed(cidrNetmaskFunc)},
 	{Name: "cidrsubnet", Source: here, Result: String, Args: args(shaped(0, 0, CIDR), span(1, 2, Number)), impl: fixed(cidrSubnetFunc)},
 	{Name: "cidrsubnets", Source: here, Result: List, Args: args(shaped(0, 0, CIDR), span(1, -1, Number)), impl: fixed(cidrSubnetsFunc)},
-	{Name: "coalesce", Source: ctyFuncs + "collection", impl: fixed(notNull(collection.CoalesceFunc))},
+	{Name: "coalesce", Source: ctyFuncs + "collection", Passes: PassesAnyArg, impl: fixed(notNull(collection.CoalesceFunc))},
 	{Name: "coalescelist", Source: goCty, Result: List, Args: args(span(0, -1, List)), impl: fixed(stdlib.CoalesceListFunc)},
 	{Name: "compact", Source: goCty, Result: List, Args: args(elems(one(0, List))), impl: fixed(stdlib.CompactFunc)},
-	{Name: "concat", Source: goCty, Result: List, Args: args(span(0, -1, List)), impl: fixed(stdlib.ConcatFunc)},
+	{Name: "concat", Source: goCty, Result: List, Args: args(span(0, -1, List)), Passes: PassesElements, impl: fixed(stdlib.ConcatFunc)},
 	{Name: "contains", Source: goCty, Result: Bool, Args: args(one(0, List)), impl: fixed(stdlib.ContainsFunc)},
 	{Name: "csvdecode", TypeFromValues: true, Source: goCty, Result: List, Args: args(one(0, String)), impl: fixed(stdlib.CSVDecodeFunc)},
 	{Name: "dirname", Source: here, Result: String, Args: args(one(0, String)), impl: fixed(dirnameFunc)},
@@ -393,7 +399,7 @@ var specs = []Spec{
 	{Name: "matchkeys", Source: here, Result: List, Args: args(span(0, 2, List)), impl: fixed(matchkeysFunc)},
 	{Name: "max", Source: goCty, Result: Number, Args: args(elems(span(0, -1, Number))), impl: fixed(stdlib.MaxFunc)},
 	{Name: "md5", Source: ctyFuncs + "crypto", Result: String, Args: args(one(0, String)), impl: fixed(notNull(crypto.Md5Func))},
-	{Name: "merge", Source: goCty, Result: Map, Args: args(span(0, -1, Map)), impl: fixed(stdlib.MergeFunc)},
+	{Name: "merge", Source: goCty, Result: Map, Args: args(span(0, -1, Map)), Passes: PassesElements, impl: fixed(stdlib.MergeFunc)},
 	{Name: "min", Source: goCty, Result: Number, Args: args(elems(span(0, -1, Number))), impl: fixed(stdlib.MinFunc)},
 	{Name: "nonsensitive", Source: here, Passes: PassesArg, impl: fixed(nonsensitiveFunc)},
 	{Name: "one", Source: here, Args: args(one(0, List)), Passes: PassesElement, impl: fixed(oneFunc)},
@@ -443,7 +449,7 @@ var specs = []Spec{
 	{Name: "trimprefix", Source: goCty, Result: String, Args: args(span(0, 1, String)), impl: fixed(stdlib.TrimPrefixFunc)},
 	{Name: "trimspace", Source: goCty, Result: String, Args: args(one(0, String)), impl: fixed(stdlib.TrimSpaceFunc)},
 	{Name: "trimsuffix", Source: goCty, Result: String, Args: args(span(0, 1, String)), impl: fixed(stdlib.TrimSuffixFunc)},
-	{Name: "try", Source: hclTryfunc, Passes: PassesArg, impl: fixed(tryfunc.TryFunc)},
+	{Name: "try", Source: hclTryfunc, Passes: PassesAnyArg, impl: fixed(tryfunc.TryFunc)},
 	{Name: "type", Source: here, ConsoleOnly: true, impl: fixed(typeFunc)},
 	{Name: "upper", Source: goCty, Result: String, Args: args(one(0, String)), impl: fixed(stdlib.UpperFunc)},
 	{Name: "urldecode", Source: here, Result: String, Args: args(one(0, String)), impl: fixed(urlDecodeFunc)},

@@ -60,8 +60,11 @@
 //     whose value is a resource or a reference into one reaches it too:
 //     local.vpc.arn with local.vpc = aws_vpc.v, or the attributes of
 //     module.subnets.subnets where the module outputs its subnetworks
-//     whole. A value that is anything else (a conditional between two
-//     resources, a call) reaches nothing.
+//     whole. A value that may be one of several reaches each: the
+//     branches of a conditional, the arguments of try and coalesce, the
+//     elements of merge's and concat's arguments; so do x[*] and
+//     {for v in x : k => v}, which keep x's elements. Other values (an
+//     object or tuple constructor, other calls) reach nothing.
 //   - The type of a computed attribute follows from its uses: a further
 //     [number] step, a splat, or iteration by for makes it a list of the
 //     type the next steps call for; an attribute step makes it an object

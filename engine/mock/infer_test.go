@@ -601,8 +601,10 @@ func wantTypes(t *testing.T, b *Block, want map[string]cty.Type) {
 // TestInferFollows checks that a reference through a local value or a
 // called module's output reaches the resource it holds: the attributes
 // read from it are inferred (terraform-google-network's subnets module
-// outputs its subnetworks whole, and the root reads self_link from each).
-// A cycle of local values reaches nothing, and ends.
+// outputs its subnetworks whole, and the root reads self_link from each),
+// as do the values that may be one of several: a conditional's branches,
+// try's and coalesce's arguments, merge's and concat's elements. A cycle
+// of local values reaches nothing, and ends.
 func TestInferFollows(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -629,6 +631,44 @@ output "vpc_arn" {
 }
 output "cycle" {
   value = local.a.x
+}
+variable "managed" {
+  type    = bool
+  default = true
+}
+resource "google_dns_managed_zone" "z" {
+  name = "z"
+}
+data "google_dns_managed_zone" "z" {
+  name = "z"
+}
+locals {
+  zone     = var.managed ? google_dns_managed_zone.z : data.google_dns_managed_zone.z
+  replicas = { for r in try(aws_dynamodb_table.t.replica[*], aws_dynamodb_table.u.replica[*], []) : r.region_name => r }
+  versions = merge(aws_secret_version.a, aws_secret_version.b)
+}
+resource "aws_dynamodb_table" "t" {
+  name = "t"
+}
+resource "aws_dynamodb_table" "u" {
+  name = "u"
+}
+resource "aws_secret_version" "a" {
+  for_each = toset(["x"])
+  name     = each.key
+}
+resource "aws_secret_version" "b" {
+  for_each = toset(["y"])
+  name     = each.key
+}
+output "name_servers" {
+  value = local.zone.name_servers
+}
+output "replica_arns" {
+  value = { for v in local.replicas : v.region_name => v.arn }
+}
+output "versions" {
+  value = { for k, v in local.versions : k => v.version }
 }
 `,
 		"subnets/main.tf": `
@@ -664,6 +704,14 @@ output "first" {
 		"gateway_address": cty.String,
 	})
 	wantTypes(t, s.Block(config.ManagedMode, "aws_vpc"), map[string]cty.Type{"arn": cty.String})
+	// Either branch of a conditional, any argument of try, the elements
+	// of merge's maps, a splat as it is, and a for that keeps its
+	// elements.
+	wantTypes(t, s.Block(config.ManagedMode, "google_dns_managed_zone"), map[string]cty.Type{"name_servers": cty.String})
+	wantTypes(t, s.Block(config.DataMode, "google_dns_managed_zone"), map[string]cty.Type{"name_servers": cty.String})
+	replica := cty.List(cty.Object(map[string]cty.Type{"region_name": cty.String, "arn": cty.String}))
+	wantTypes(t, s.Block(config.ManagedMode, "aws_dynamodb_table"), map[string]cty.Type{"replica": replica})
+	wantTypes(t, s.Block(config.ManagedMode, "aws_secret_version"), map[string]cty.Type{"version": cty.String})
 
 	// Without the tree, the outputs of calls are not followed.
 	s = &Schemas{}

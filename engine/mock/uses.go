@@ -16,40 +16,74 @@ import (
 
 // resolved is what an expression reaches inside a resource: the steps
 // after an instance of the type, or the whole resource (all instances).
+// alts are the other things it may reach: the branches of a conditional,
+// the arguments of try or merge.
 type resolved struct {
 	key   typeKey
 	steps []step
 	whole bool
+	alts  []*resolved
+}
+
+// union is what any of rs reaches; nil where none reaches anything.
+func union(rs ...*resolved) *resolved {
+	var out *resolved
+	for _, r := range rs {
+		if r == nil {
+			continue
+		}
+		if out == nil {
+			out = &resolved{key: r.key, steps: r.steps, whole: r.whole}
+		} else {
+			out.alts = append(out.alts, &resolved{key: r.key, steps: r.steps, whole: r.whole})
+		}
+		out.alts = append(out.alts, r.alts...)
+	}
+	return out
+}
+
+// each is r and its alternatives, one by one.
+func (r *resolved) each(f func(*resolved) *resolved) *resolved {
+	if r == nil {
+		return nil
+	}
+	out := f(&resolved{key: r.key, steps: r.steps, whole: r.whole})
+	for _, a := range r.alts {
+		out = union(out, f(a))
+	}
+	return out
 }
 
 func (r *resolved) with(steps ...step) *resolved {
 	if r == nil || len(steps) == 0 {
 		return r
 	}
-	if r.whole {
-		// The whole resource followed by more steps: the first index (or
-		// splat) picks an instance; an attribute reaches a single
-		// instance's.
-		if len(steps) > 0 && steps[0].kind != stepAttr {
-			steps = steps[1:]
+	return r.each(func(r *resolved) *resolved {
+		if r.whole {
+			// The whole resource followed by more steps: the first
+			// index (or splat) picks an instance; an attribute
+			// reaches a single instance's.
+			steps := steps
+			if steps[0].kind != stepAttr {
+				steps = steps[1:]
+			}
+			return &resolved{key: r.key, steps: steps}
 		}
-		return &resolved{key: r.key, steps: steps}
-	}
-	out := make([]step, 0, len(r.steps)+len(steps))
-	out = append(append(out, r.steps...), steps...)
-	return &resolved{key: r.key, steps: out}
+		out := make([]step, 0, len(r.steps)+len(steps))
+		out = append(append(out, r.steps...), steps...)
+		return &resolved{key: r.key, steps: out}
+	})
 }
 
 // elem is the element of the collection r reaches: an instance for the
 // whole resource.
 func (r *resolved) elem() *resolved {
-	if r == nil {
-		return nil
-	}
-	if r.whole {
-		return &resolved{key: r.key}
-	}
-	return r.with(step{kind: stepElem})
+	return r.each(func(r *resolved) *resolved {
+		if r.whole {
+			return &resolved{key: r.key}
+		}
+		return r.with(step{kind: stepElem})
+	})
 }
 
 // walker finds the uses of resource attributes in a module's native
@@ -75,7 +109,13 @@ type walker struct {
 }
 
 func (w *walker) record(r *resolved, h hint, f stringForm) {
-	if r == nil || r.whole || len(r.steps) == 0 || w.quiet {
+	if r == nil || w.quiet {
+		return
+	}
+	for _, a := range r.alts {
+		w.record(a, h, f)
+	}
+	if r.whole || len(r.steps) == 0 {
 		return
 	}
 	w.inf.uses[r.key] = append(w.inf.uses[r.key], rawUse{steps: r.steps, hint: h, form: f})
@@ -175,25 +215,29 @@ func (w *walker) expr(e hclsyntax.Expression, sc *refs.Scope) *resolved {
 		return r
 	case *hclsyntax.SplatExpr:
 		src := w.expr(e.Source, sc)
-		if src != nil && !src.whole {
-			w.record(src, hintList, formNone)
-		}
+		w.record(src, hintList, formNone)
 		w.anon[e.Item] = src.elem()
 		w.expr(e.Each, sc)
 		delete(w.anon, e.Item)
+		if e.Each == e.Item {
+			// x[*] is x's elements as they are.
+			return src
+		}
 		return nil
 	case *hclsyntax.AnonSymbolExpr:
 		return w.anon[e]
 	case *hclsyntax.ForExpr:
 		coll := w.expr(e.CollExpr, sc)
-		if coll != nil && !coll.whole {
-			w.record(coll, hintList, formNone)
-		}
+		w.record(coll, hintList, formNone)
 		w.elems[e.CollExpr] = coll.elem()
 		inner := sc.For(e)
 		w.expr(e.KeyExpr, inner)
 		w.expr(e.ValExpr, inner)
 		w.expr(e.CondExpr, inner)
+		if t, ok := e.ValExpr.(*hclsyntax.ScopeTraversalExpr); ok && len(t.Traversal) == 1 && t.Traversal.RootName() == e.ValVar {
+			// {for v in x : k => v}: x's elements, keyed otherwise.
+			return coll
+		}
 		return nil
 	case *hclsyntax.FunctionCallExpr:
 		return w.call(e, sc)
@@ -220,9 +264,7 @@ func (w *walker) expr(e hclsyntax.Expression, sc *refs.Scope) *resolved {
 		return nil
 	case *hclsyntax.ConditionalExpr:
 		w.record(w.expr(e.Condition, sc), hintBool, formNone)
-		w.expr(e.TrueResult, sc)
-		w.expr(e.FalseResult, sc)
-		return nil
+		return union(w.expr(e.TrueResult, sc), w.expr(e.FalseResult, sc))
 	case *hclsyntax.ParenthesesExpr:
 		return w.expr(e.Expression, sc)
 	case *hclsyntax.TemplateWrapExpr:
@@ -448,10 +490,11 @@ func (w *walker) call(e *hclsyntax.FunctionCallExpr, sc *refs.Scope) *resolved {
 }
 
 // reached is what a call reaches of a resource, where it passes a value of
-// its argument through: an element of its list (one, element), its first
-// argument (try, whose fallbacks are for when it fails), or the argument
-// as it is (sensitive, nonsensitive). one(data.x.y).id reads the id of
-// an instance of data.x.y, as data.x.y[0].id does.
+// its argument through: an element of its list (one, element), the
+// argument as it is (sensitive, nonsensitive), any of its arguments (try,
+// coalesce), or their elements (merge, concat: a collection whose
+// elements are any of theirs). one(data.x.y).id reads the id of an
+// instance of data.x.y, as data.x.y[0].id does.
 func reached(spec tofufuncs.Spec, args []*resolved) *resolved {
 	if len(args) == 0 {
 		return nil
@@ -461,6 +504,8 @@ func reached(spec tofufuncs.Spec, args []*resolved) *resolved {
 		return args[0].elem()
 	case tofufuncs.PassesArg:
 		return args[0]
+	case tofufuncs.PassesAnyArg, tofufuncs.PassesElements:
+		return union(args...)
 	}
 	return nil
 }
