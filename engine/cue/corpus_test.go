@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"runtime/metrics"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -50,7 +52,11 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	sources := config.NewSources(config.SourceOptions{Mappings: corpus.Mappings(t), AllowRead: corpus.AllowRead(t)})
+	var current atomic.Value
+	current.Store("")
+	defer watchHeap(func() string { return current.Load().(string) })()
 	for _, dir := range corpus.ModuleDirs(t) {
+		current.Store(dir.Rel)
 		if dir.NotModule != "" || corpus.Templates[dir.Rel] != "" {
 			continue
 		}
@@ -179,8 +185,9 @@ var referenceGaps = map[string]referenceGap{
 
 // cuePlanCosts are the directories whose CUE plans take more than a test
 // may (each plans on the HCL side in under 0.2 s): terraform-aws-eks's
-// examples with node groups, which convert since templatefile reads the
-// templates beside a called module. The time goes to CUE's disjunctions
+// examples and tests with node groups or user data, which convert since
+// templatefile reads the templates beside a called module (and whose
+// HCL plans the tests' need the mock to infer through module outputs). The time goes to CUE's disjunctions
 // (in a CPU profile, four fifths under adt's crossProduct, a quarter in
 // overlayContext's clones): the user data module's cluster_service_cidr
 // comes through two module calls and a try in each, and each layer reads
@@ -191,6 +198,37 @@ var referenceGaps = map[string]referenceGap{
 var cuePlanCosts = map[string]string{
 	"terraform-aws-modules__terraform-aws-eks/examples/eks-managed-node-group":  "more than 150 s and 13 GiB",
 	"terraform-aws-modules__terraform-aws-eks/examples/self-managed-node-group": "more than 150 s and 13 GiB",
+	"terraform-aws-modules__terraform-aws-eks/tests/eks-managed-node-group":     "more than 150 s and 14 GiB",
+	"terraform-aws-modules__terraform-aws-eks/tests/self-managed-node-group":    "more than 150 s and 12 GiB",
+	"terraform-aws-modules__terraform-aws-eks/tests/user-data":                  "more than 120 s and 9 GiB",
+}
+
+// corpusHeapLimit is the heap TestCorpus's plans may take: past it, the
+// test binary stops with the directory's name (a panic), rather than
+// the machine running out of memory.
+const corpusHeapLimit = 8 << 30
+
+// watchHeap panics, naming what dir returns, when the heap's objects
+// pass corpusHeapLimit; the function it returns stops watching.
+func watchHeap(dir func() string) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				metrics.Read(sample)
+				if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > corpusHeapLimit {
+					panic(fmt.Sprintf("TestCorpus: planning %s took more than %d GiB of heap; if that is expected, add it to cuePlanCosts", dir(), corpusHeapLimit>>30))
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 func firstErr(diags hcl.Diagnostics) string {
