@@ -51,11 +51,13 @@ func describe(b *Block) string {
 	return strings.Join(lines, "\n")
 }
 
-func writeModule(t *testing.T, files map[string]string) *config.Module {
+// writeFiles writes files (by slash-separated path) into a new directory
+// and returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
-		path := filepath.Join(dir, name)
+		path := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +65,12 @@ func writeModule(t *testing.T, files map[string]string) *config.Module {
 			t.Fatal(err)
 		}
 	}
-	m, diags := config.Load(dir)
+	return dir
+}
+
+func writeModule(t *testing.T, files map[string]string) *config.Module {
+	t.Helper()
+	m, diags := config.Load(writeFiles(t, files))
 	if diags.HasErrors() {
 		t.Fatalf("loading the module: %s", diags.Error())
 	}
@@ -606,8 +613,7 @@ func wantTypes(t *testing.T, b *Block, want map[string]cty.Type) {
 // try's and coalesce's arguments, merge's and concat's elements. A cycle
 // of local values reaches nothing, and ends.
 func TestInferFollows(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	dir := writeFiles(t, map[string]string{
 		"main.tf": `
 module "subnets" {
   source = "./subnets"
@@ -683,16 +689,7 @@ output "first" {
   value = google_compute_subnetwork.s["a"]
 }
 `,
-	}
-	for name, src := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	tree, diags := config.LoadTree(dir, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags)
