@@ -94,10 +94,7 @@ func convTemplateAtPlan(cl *call) ast.Expr {
 	if why != "" {
 		return cl.fail(why)
 	}
-	for _, p := range pats {
-		if !p.any || !p.module {
-			continue
-		}
+	if slices.ContainsFunc(pats, func(p pathPattern) bool { return p.any && p.module }) {
 		// A part known only when planning joined to path.module: the
 		// files it can name are this module's, outside the root's.
 		if why := c.outsideRoot(cl.src[0]); why != "" {

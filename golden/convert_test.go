@@ -32,9 +32,7 @@ import (
 func TestConvert(t *testing.T) {
 	golden.Run(t, "convert", func(t *testing.T, c *golden.Case) map[string]string {
 		dir := c.Materialize(t)
-		if root, ok := c.Input("root"); ok {
-			dir = filepath.Join(dir, filepath.FromSlash(strings.TrimSpace(root)))
-		}
+		dir = c.RootDir(dir)
 		m, diags := config.Load(dir)
 		if diags.HasErrors() {
 			t.Fatalf("loading: %s", golden.Diagnostics(dir, diags))

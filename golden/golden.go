@@ -97,6 +97,16 @@ func (c *Case) Materialize(t testing.TB) string {
 	return dir
 }
 
+// RootDir is the root module's directory of the case materialized in
+// dir: the directory its input "root" names (an example beside its
+// modules, as repositories hold them), or dir itself.
+func (c *Case) RootDir(dir string) string {
+	if root, ok := c.Input("root"); ok {
+		return filepath.Join(dir, filepath.FromSlash(strings.TrimSpace(root)))
+	}
+	return dir
+}
+
 func writeFiles(dir string, files []txtar.File) error {
 	for _, f := range files {
 		name := path.Clean(f.Name)

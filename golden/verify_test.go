@@ -26,9 +26,7 @@ import (
 func TestVerify(t *testing.T) {
 	golden.Run(t, "verify", func(t *testing.T, c *golden.Case) map[string]string {
 		dir := c.Materialize(t)
-		if root, ok := c.Input("root"); ok {
-			dir = filepath.Join(dir, filepath.FromSlash(strings.TrimSpace(root)))
-		}
+		dir = c.RootDir(dir)
 		t.Chdir(dir)
 		var args, convertArgs []string
 		if s, ok := c.Input("args"); ok {

@@ -139,9 +139,7 @@ type accelCase struct {
 // golden's TestVerify).
 func accelCases(t *testing.T, c *golden.Case, verify bool) []accelCase {
 	dir := c.Materialize(t)
-	if root, ok := c.Input("root"); ok {
-		dir = filepath.Join(dir, filepath.FromSlash(strings.TrimSpace(root)))
-	}
+	dir = c.RootDir(dir)
 	var varFiles []string
 	synthesize := !verify
 	sources := config.SourceOptions{Mappings: map[string]string{}}
