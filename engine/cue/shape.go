@@ -101,6 +101,7 @@ func (s *shape) block(v cue.Value, b *mock.Block, path cue.Path, at cty.Path) {
 		case mock.NestingList:
 			it, err := fv.List()
 			if err != nil {
+				s.partial = true
 				continue
 			}
 			for i := 0; it.Next(); i++ {
@@ -109,6 +110,7 @@ func (s *shape) block(v cue.Value, b *mock.Block, path cue.Path, at cty.Path) {
 		case mock.NestingMap:
 			it, err := fv.Fields()
 			if err != nil {
+				s.partial = true
 				continue
 			}
 			for it.Next() {
