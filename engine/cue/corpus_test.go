@@ -181,10 +181,6 @@ var referenceGaps = map[string]referenceGap{
 	"terraform-aws-modules__terraform-aws-eks/tests/eks-fargate-profile": {why: "aws_iam_policy.additional not applied"},
 	"terraform-aws-modules__terraform-aws-eks/examples/eks-auto-mode":    {why: "module.vpc.aws_route.public_internet_gateway[0].destination_cidr_block null"},
 	"terraform-aws-modules__terraform-aws-eks/examples/eks-capabilities": {why: "module.vpc.aws_route.public_internet_gateway[0].destination_cidr_block null"},
-	// Likewise since the mock infers through module outputs, which let
-	// terraform-google-network's examples plan.
-	"terraform-google-modules__terraform-google-network/codelabs/simple":                             {why: "output ip not known after apply"},
-	"terraform-google-modules__terraform-google-network/test/fixtures/delete_default_gateway_routes": {why: "a subnetwork of the called module not applied"},
 }
 
 // cuePlanCosts are the directories whose CUE plans take more than a test

@@ -106,6 +106,7 @@ func (p *planner) planPass() {
 		p.stats.planEvals++
 	}
 	p.planned = cur
+	p.settleHeld(cur)
 	p.conditions(cur)
 	p.collectOutputs(cur, false)
 	p.conflicts(cur)
@@ -160,6 +161,11 @@ func (p *planner) expandCycle(cur cue.Value, pos int, f *fills) cue.Value {
 func (p *planner) planInstance(in *instance, cur cue.Value, f *fills) {
 	dec := &decoder{}
 	cfg := dec.block(cur.LookupPath(in.path), in.block, in.shape.skip, nil)
+	if dec.failed && len(dec.diags) > 0 && !p.lastRun {
+		// Held until the end of the pass (see instance.held).
+		in.held = dec.diags
+		return
+	}
 	p.report(dec.diags...)
 	if dec.failed {
 		return

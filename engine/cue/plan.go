@@ -266,6 +266,17 @@ type instance struct {
 	// values added before it.
 	plannedCfg cty.Value
 	planFills  int
+	// held are the errors of a configuration that did not decode at
+	// its turn in the plan pass, held until the end of the pass (but in
+	// the last run): one that decodes there read a value that a
+	// declaration planned after it added (the shapes of a called
+	// module's resources, without which an output beside the one read
+	// is an error that CUE gives the whole struct, or a try falls
+	// through to an index out of range), which the dependency analysis
+	// missed. The stale check learns that dependency, and the plan runs
+	// again (see stale.go); one that does not decode there either is
+	// reported.
+	held hcl.Diagnostics
 	// shapeAdded is set where batching added the shape to the plan
 	// pass's values before the instance's turn (see expandReady).
 	shapeAdded bool
@@ -354,7 +365,9 @@ func (p *planner) run(v cue.Value) {
 	p.addLearned(p.known)
 	p.sortDecls()
 	p.planPass()
-	if p.stalePlanned(p.planned) && p.replan.stops(p) {
+	if p.stalePlanned(p.planned) && (p.replan.stops(p) || slices.ContainsFunc(p.instances, func(in *instance) bool { return in.held != nil })) {
+		// A run whose plan pass left an instance unplanned (held) has
+		// nothing to apply it from: the next run plans it.
 		return
 	}
 	if p.diags.HasErrors() {

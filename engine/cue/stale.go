@@ -76,6 +76,7 @@ func (p *planner) stalePlanned(final cue.Value) bool {
 		pos[i] = k
 	}
 	found := false
+	learnedFor := map[int]bool{}
 	for _, d := range p.staleDecls(final) {
 		after := slices.Clone(p.batch.missedBy(d.index))
 		for _, i := range p.order[pos[d.index]+1:] {
@@ -85,9 +86,35 @@ func (p *planner) stalePlanned(final cue.Value) bool {
 		}
 		if p.learn(d, after) {
 			found = true
+			learnedFor[d.index] = true
+		}
+	}
+	// An instance held at its turn whose configuration decodes at the
+	// end, but whose declaration learned nothing to wait for, would
+	// not be planned in the next run either: its errors stand.
+	for _, in := range p.instances {
+		if in.held != nil && !learnedFor[in.d.index] {
+			p.report(in.held...)
+			in.held = nil
 		}
 	}
 	return found
+}
+
+// settleHeld reports, at the end of the plan pass, the errors of each
+// instance held at its turn (see instance.held) whose configuration does
+// not decode in the final program either; the others are stale.
+func (p *planner) settleHeld(final cue.Value) {
+	for _, in := range p.instances {
+		if in.held == nil {
+			continue
+		}
+		dec := &decoder{quiet: true}
+		if dec.block(final.LookupPath(in.path), in.block, in.shape.skip, nil); dec.failed {
+			p.report(in.held...)
+			in.held = nil
+		}
+	}
 }
 
 // staleDecls lists the declarations with an instance whose configuration
@@ -102,7 +129,16 @@ func (p *planner) staleDecls(final cue.Value) []*decl {
 	var out []*decl
 	seen := map[int]bool{}
 	for _, in := range p.instances {
-		if in.plannedCfg == cty.NilVal || p.replan.skips(p, in) || seen[in.d.index] {
+		if seen[in.d.index] {
+			continue
+		}
+		if in.held != nil {
+			// It decodes now (settleHeld).
+			seen[in.d.index] = true
+			out = append(out, in.d)
+			continue
+		}
+		if in.plannedCfg == cty.NilVal || p.replan.skips(p, in) {
 			continue
 		}
 		dec := &decoder{quiet: true}
