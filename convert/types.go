@@ -58,7 +58,7 @@ func softNulls(x ast.Expr) ast.Expr {
 //	list(T), set(T)         [...T]
 //	map(T)                  {[string]: T}
 //	tuple([A, B])           [A, B]
-//	object({a = T})         close({a!: T})
+//	object({a = T})         close({a!: T | null})
 //	optional(T)             a: *null | T
 //	optional(T, d)          a: *d | T, or *(d & T) | T where T has defaults inside
 //
@@ -99,7 +99,12 @@ func (c *converter) schema(t cty.Type, d *typeexpr.Defaults) ast.Expr {
 			sub := c.schema(at, child(d, n))
 			f := field(c.lbl(n), sub)
 			if !t.AttributeOptional(n) {
+				// Required is present, not set: OpenTofu takes a null
+				// for any attribute (ranges = null in a rule).
 				f.Constraint = token.NOT
+				if at != cty.DynamicPseudoType {
+					f.Value = binary(token.OR, sub, ast.NewNull())
+				}
 			} else if dv, ok := defaultOf(d, n); ok && !dv.IsNull() {
 				if hasDefaults(child(d, n)) {
 					dv = withoutNulls(dv)
