@@ -46,8 +46,10 @@ var coreFuncs = map[string]function{
 			args := slices.Clone(cl.args)
 			// OpenTofu converts the default to the element type of a
 			// map of a primitive type: lookup(m, "k", true) is "true"
-			// for a map(string).
-			if t, ok := cl.c.a.variableType(cl.src[0]); ok && t.IsMapType() {
+			// for a map(string), wherever the analysis knows the map's
+			// type from (each.value.extra of a for_each over a typed
+			// variable, too).
+			if t := cl.c.typeOf(cl.src[0]); t.IsMapType() {
 				switch t.ElementType() {
 				case cty.String:
 					args[2] = cl.c.lib("tostring", args[2])
