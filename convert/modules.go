@@ -362,7 +362,7 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 				// Converted only where it is not null (below).
 				csh = sh.notNull()
 			}
-			val = c.conform(arg, v.Type, from, csh, v.TypeDefaults, 0, known)
+			val = c.conform(arg, v.Type, from, csh, v.TypeDefaults, 0, known, false)
 		}
 		if !v.Nullable && !sh.isNonNull() {
 			// A null argument takes the variable's default:
@@ -453,8 +453,10 @@ func (c *converter) argScalar(x ast.Expr, typ, fn string, known bool) ast.Expr {
 // as the analysis knows it (cty.DynamicPseudoType where it does not),
 // has none. A null stays null; a value of type any is left as it is.
 // known says that x is known while planning (mayBeUnknown): its null
-// tests are CUE's own, and a conversion the library's alone.
-func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typeexpr.Defaults, depth int, known bool) ast.Expr {
+// tests are CUE's own, and a conversion the library's alone. labelled says
+// that the result is the value of a field whose label a comprehension
+// computes ((k): ..., in a for over a map's or object's keys).
+func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typeexpr.Defaults, depth int, known, labelled bool) ast.Expr {
 	if depth > 8 {
 		return x
 	}
@@ -486,7 +488,7 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 		default:
 			typed = cty.Map(et)
 		}
-		return c.conform(x, typed, from, sh, d, depth, known)
+		return c.conform(x, typed, from, sh, d, depth, known, labelled)
 	}
 	var mapped ast.Expr
 	switch {
@@ -509,7 +511,7 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 	case t.IsMapType() && t.ElementType() == cty.DynamicPseudoType:
 		mapped = c.lib("tomap", x)
 	case t.IsListType() || t.IsSetType():
-		elem := c.conform(ident(v), t.ElementType(), convertedElementOf(from), sh.elem(), child(d, ""), depth+1, known)
+		elem := c.conform(ident(v), t.ElementType(), convertedElementOf(from), sh.elem(), child(d, ""), depth+1, known, false)
 		switch {
 		case !same(elem):
 			mapped = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(elem)})
@@ -536,7 +538,7 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 			return x
 		}
 	case t.IsMapType():
-		elem := c.conform(ident(v), t.ElementType(), convertedElementOf(from), sh.elem(), child(d, ""), depth+1, known)
+		elem := c.conform(ident(v), t.ElementType(), convertedElementOf(from), sh.elem(), child(d, ""), depth+1, known, true)
 		if same(elem) {
 			return x
 		}
@@ -592,7 +594,7 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 					continue
 				}
 				reached++
-				sub := c.conform(ident(v), t.AttributeType(n), attributeOf(from, n), sh.attr(n), child(d, n), depth+1, known)
+				sub := c.conform(ident(v), t.AttributeType(n), attributeOf(from, n), sh.attr(n), child(d, n), depth+1, known, true)
 				if same(sub) {
 					continue
 				}
@@ -651,13 +653,17 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 	// if x != null {name: mapped}; see liftFields), or within one, where
 	// x is an element, the disjunction mapped | (x & null), one of whose
 	// arms is an error (a for over null, null unified with a list or
-	// struct).
+	// struct). Not as the value of a field whose label a comprehension
+	// computes: CUE v0.17.1 then loses the disjunction's first arm where
+	// the value is unified with a schema's default twice, through a
+	// module's variable and a local read by another module's
+	// (golden/verify/module_null_attribute_default).
 	switch {
 	case sh.isNonNull():
 		// x is written as a value that is never null: an object or a
 		// tuple, a for expression, a template.
 		return mapped
-	case known && depth > 0:
+	case known && depth > 0 && !labelled:
 		return binary(token.OR, mapped, paren(binary(token.AND, x, ident("null"))))
 	}
 	sel := index(list(
@@ -702,7 +708,7 @@ func (c *converter) objectFields(x ast.Expr, t, from cty.Type, sh *argShape, d *
 			same = false
 			continue
 		}
-		a := attr{name: n, value: c.conform(sel, t.AttributeType(n), attributeOf(from, n), sa, child(d, n), depth+1, known)}
+		a := attr{name: n, value: c.conform(sel, t.AttributeType(n), attributeOf(from, n), sa, child(d, n), depth+1, known, false)}
 		if hasDefault && !sa.isNonNull() {
 			a.defaulted = nullTestOf(selector(x, n), kindUnknown, known || sa.isKnown(), true)
 		}
