@@ -196,7 +196,9 @@ const (
 	// PassesNone is a value of its own.
 	PassesNone Passes = iota
 	// PassesArg is the first argument as it is, marks aside
-	// (sensitive).
+	// (sensitive), or its elements in another collection or order
+	// (distinct, tolist, sort): what an element of the result has, an
+	// element of the argument has.
 	PassesArg
 	// PassesElement is an element of the first argument (one, element).
 	PassesElement
@@ -366,7 +368,7 @@ var specs = []Spec{
 	{Name: "contains", Source: goCty, Result: Bool, Args: args(one(0, List)), impl: fixed(stdlib.ContainsFunc)},
 	{Name: "csvdecode", TypeFromValues: true, Source: goCty, Result: List, Args: args(one(0, String)), impl: fixed(stdlib.CSVDecodeFunc)},
 	{Name: "dirname", Source: here, Result: String, Args: args(one(0, String)), impl: fixed(dirnameFunc)},
-	{Name: "distinct", Source: goCty, Result: List, Args: args(one(0, List)), impl: fixed(stdlib.DistinctFunc)},
+	{Name: "distinct", Source: goCty, Result: List, Args: args(one(0, List)), Passes: PassesArg, impl: fixed(stdlib.DistinctFunc)},
 	{Name: "element", TypeFromValues: true, Source: goCty, Args: args(one(0, List), one(1, Number)), Passes: PassesElement, impl: fixed(stdlib.ElementFunc)},
 	{Name: "endswith", Source: here, Result: Bool, Args: args(span(0, 1, String)), impl: fixed(endsWithFunc)},
 	{Name: "ephemeralasnull", Source: here, Passes: PassesArg, impl: fixed(ephemeralAsNullFunc)},
@@ -411,7 +413,7 @@ var specs = []Spec{
 	{Name: "regex", TypeFromValues: true, Source: goCty, Args: args(span(0, 1, String)), impl: fixed(stdlib.RegexFunc)},
 	{Name: "regexall", TypeFromValues: true, Source: goCty, Result: List, Args: args(span(0, 1, String)), impl: fixed(stdlib.RegexAllFunc)},
 	{Name: "replace", Source: here, Result: String, Args: args(span(0, 2, String)), impl: fixed(replaceFunc)},
-	{Name: "reverse", Source: goCty, Result: List, Args: args(one(0, List)), impl: fixed(stdlib.ReverseListFunc)},
+	{Name: "reverse", Source: goCty, Result: List, Args: args(one(0, List)), Passes: PassesArg, impl: fixed(stdlib.ReverseListFunc)},
 	{Name: "rsadecrypt", Source: here, Result: String, Args: args(shaped(0, 0, Base64), one(1, String)), impl: fixed(rsaDecryptFunc)},
 	{Name: "sensitive", Source: here, Passes: PassesArg, impl: fixed(sensitiveFunc)},
 	{Name: "setintersection", Source: goCty, Result: Set, Args: args(span(0, -1, List)), impl: fixed(stdlib.SetIntersectionFunc)},
@@ -422,8 +424,8 @@ var specs = []Spec{
 	{Name: "sha256", Source: ctyFuncs + "crypto", Result: String, Args: args(one(0, String)), impl: fixed(notNull(crypto.Sha256Func))},
 	{Name: "sha512", Source: ctyFuncs + "crypto", Result: String, Args: args(one(0, String)), impl: fixed(notNull(crypto.Sha512Func))},
 	{Name: "signum", Source: goCty, Result: Integer, Args: args(one(0, Number)), impl: fixed(stdlib.SignumFunc)},
-	{Name: "slice", TypeFromValues: true, Source: goCty, Result: List, Args: args(one(0, List), span(1, 2, Number)), impl: fixed(stdlib.SliceFunc)},
-	{Name: "sort", Source: goCty, Result: List, Args: args(elems(one(0, List))), impl: fixed(stdlib.SortFunc)},
+	{Name: "slice", TypeFromValues: true, Source: goCty, Result: List, Args: args(one(0, List), span(1, 2, Number)), Passes: PassesArg, impl: fixed(stdlib.SliceFunc)},
+	{Name: "sort", Source: goCty, Result: List, Args: args(elems(one(0, List))), Passes: PassesArg, impl: fixed(stdlib.SortFunc)},
 	{Name: "split", Source: goCty, Result: List, Args: args(span(0, 1, String)), impl: fixed(stdlib.SplitFunc)},
 	{Name: "startswith", Source: here, Result: Bool, Args: args(span(0, 1, String)), impl: fixed(startsWithFunc)},
 	{Name: "strcontains", Source: here, Result: Bool, Args: args(span(0, 1, String)), impl: fixed(strContainsFunc)},
@@ -439,10 +441,10 @@ var specs = []Spec{
 	{Name: "timestamp", Source: here, Phase: Apply, Result: String, impl: fixed(timestampFunc)},
 	{Name: "title", Source: goCty, Result: String, Args: args(one(0, String)), impl: fixed(stdlib.TitleFunc)},
 	{Name: "tobool", Source: here, Result: Bool, Converts: true, Args: args(Arg{Kind: Bool, Form: BoolText}), impl: fixed(makeToFunc(cty.Bool))},
-	{Name: "tolist", Source: here, Result: List, Converts: true, Args: args(one(0, List)), impl: fixed(makeToFunc(cty.List(cty.DynamicPseudoType)))},
-	{Name: "tomap", Source: here, Result: Map, Converts: true, Args: args(one(0, Map)), impl: fixed(makeToFunc(cty.Map(cty.DynamicPseudoType)))},
+	{Name: "tolist", Source: here, Result: List, Converts: true, Args: args(one(0, List)), Passes: PassesArg, impl: fixed(makeToFunc(cty.List(cty.DynamicPseudoType)))},
+	{Name: "tomap", Source: here, Result: Map, Converts: true, Args: args(one(0, Map)), Passes: PassesArg, impl: fixed(makeToFunc(cty.Map(cty.DynamicPseudoType)))},
 	{Name: "tonumber", Source: here, Result: Number, Converts: true, Args: args(Arg{Kind: Number, Form: NumberText}), impl: fixed(makeToFunc(cty.Number))},
-	{Name: "toset", Source: here, Result: Set, Converts: true, Args: args(one(0, List)), impl: fixed(makeToFunc(cty.Set(cty.DynamicPseudoType)))},
+	{Name: "toset", Source: here, Result: Set, Converts: true, Args: args(one(0, List)), Passes: PassesArg, impl: fixed(makeToFunc(cty.Set(cty.DynamicPseudoType)))},
 	{Name: "tostring", Source: here, Result: String, Converts: true, Args: args(one(0, String)), impl: fixed(makeToFunc(cty.String))},
 	{Name: "transpose", Source: here, Result: Map, Args: args(elems(one(0, Map))), impl: fixed(transposeFunc)},
 	{Name: "trim", Source: goCty, Result: String, Args: args(span(0, 1, String)), impl: fixed(stdlib.TrimFunc)},

@@ -24,13 +24,45 @@ type inference struct {
 	decls map[typeKey]*setBlock
 	uses  map[typeKey][]rawUse
 	// tree finds the modules of calls, whose outputs a reference to
-	// module.NAME.OUTPUT reaches (see InferTree); nil follows none.
+	// module.NAME.OUTPUT reaches, and the calls of a module, whose
+	// arguments a reference to var.NAME reaches (see InferTree); nil
+	// follows none.
 	tree *config.Tree
 	// following are the values of local values and outputs being
 	// followed (see walker.follow), which a cycle does not follow again;
 	// followed is what each one followed reaches.
 	following map[hcl.Expression]bool
 	followed  map[hcl.Expression]*resolved
+	// callers are the calls of each module of the tree, by the module
+	// they call, made on first use: a reference to var.NAME reaches
+	// what each call's argument NAME reaches.
+	callers map[*config.Module][]caller
+}
+
+// caller is a call of a module: the module it is in and the call.
+type caller struct {
+	in   *config.Module
+	call *config.ModuleCall
+}
+
+// callersOf is the calls of m in the tree: none without one.
+func (inf *inference) callersOf(m *config.Module) []caller {
+	if inf.tree == nil {
+		return nil
+	}
+	if inf.callers == nil {
+		inf.callers = map[*config.Module][]caller{}
+		for _, dir := range slices.Sorted(maps.Keys(inf.tree.Modules)) {
+			p := inf.tree.Modules[dir]
+			for _, name := range slices.Sorted(maps.Keys(p.ModuleCalls)) {
+				mc := p.ModuleCalls[name]
+				if c := inf.tree.Child(mc); c != nil && c.Module != nil {
+					inf.callers[c.Module] = append(inf.callers[c.Module], caller{in: p, call: mc})
+				}
+			}
+		}
+	}
+	return inf.callers[m]
 }
 
 func newInference() *inference {

@@ -676,6 +676,24 @@ output "replica_arns" {
 output "versions" {
   value = { for k, v in local.versions : k => v.version }
 }
+resource "aws_acm_certificate" "c" {
+  domain_name = "x"
+}
+module "records" {
+  source  = "./records"
+  options = aws_acm_certificate.c.domain_validation_options
+}
+`,
+		"records/main.tf": `
+variable "options" {
+  type = any
+}
+locals {
+  domains = distinct([for v in var.options : merge(tomap(v), { domain_name = "d" })])
+}
+output "name" {
+  value = element(local.domains, 0)["resource_record_name"]
+}
 `,
 		"subnets/main.tf": `
 resource "google_compute_subnetwork" "s" {
@@ -709,6 +727,11 @@ output "first" {
 	replica := cty.List(cty.Object(map[string]cty.Type{"region_name": cty.String, "arn": cty.String}))
 	wantTypes(t, s.Block(config.ManagedMode, "aws_dynamodb_table"), map[string]cty.Type{"replica": replica})
 	wantTypes(t, s.Block(config.ManagedMode, "aws_secret_version"), map[string]cty.Type{"version": cty.String})
+	// A variable reaches what its callers give it, and an element of a
+	// for expression's result what the for's value reaches, through
+	// distinct, merge and tomap (terraform-aws-acm): tomap makes it a map.
+	options := cty.List(cty.Map(cty.String))
+	wantTypes(t, s.Block(config.ManagedMode, "aws_acm_certificate"), map[string]cty.Type{"domain_validation_options": options})
 
 	// Without the tree, the outputs of calls are not followed.
 	s = &Schemas{}

@@ -22,7 +22,16 @@ type resolved struct {
 	key   typeKey
 	steps []step
 	whole bool
-	alts  []*resolved
+	// coll says that this is a collection whose elements reach what the
+	// rest says: a for expression's result ([for v in x : tomap(v)]),
+	// whose first step, of whatever kind, picks an element.
+	coll bool
+	alts []*resolved
+}
+
+// one is r without its alternatives.
+func (r *resolved) one() *resolved {
+	return &resolved{key: r.key, steps: r.steps, whole: r.whole, coll: r.coll}
 }
 
 // union is what any of rs reaches; nil where none reaches anything.
@@ -33,9 +42,9 @@ func union(rs ...*resolved) *resolved {
 			continue
 		}
 		if out == nil {
-			out = &resolved{key: r.key, steps: r.steps, whole: r.whole}
+			out = r.one()
 		} else {
-			out.alts = append(out.alts, &resolved{key: r.key, steps: r.steps, whole: r.whole})
+			out.alts = append(out.alts, r.one())
 		}
 		out.alts = append(out.alts, r.alts...)
 	}
@@ -47,7 +56,7 @@ func (r *resolved) each(f func(*resolved) *resolved) *resolved {
 	if r == nil {
 		return nil
 	}
-	out := f(&resolved{key: r.key, steps: r.steps, whole: r.whole})
+	out := f(r.one())
 	for _, a := range r.alts {
 		out = union(out, f(a))
 	}
@@ -59,6 +68,10 @@ func (r *resolved) with(steps ...step) *resolved {
 		return r
 	}
 	return r.each(func(r *resolved) *resolved {
+		if r.coll {
+			// An element, then the steps after it.
+			return (&resolved{key: r.key, steps: r.steps, whole: r.whole}).with(steps[1:]...)
+		}
 		if r.whole {
 			// The whole resource followed by more steps: the first
 			// index (or splat) picks an instance; an attribute
@@ -79,10 +92,24 @@ func (r *resolved) with(steps ...step) *resolved {
 // whole resource.
 func (r *resolved) elem() *resolved {
 	return r.each(func(r *resolved) *resolved {
-		if r.whole {
+		if r.whole && !r.coll {
 			return &resolved{key: r.key}
 		}
 		return r.with(step{kind: stepElem})
+	})
+}
+
+// collection is a collection whose elements reach what r reaches.
+func (r *resolved) collection() *resolved {
+	return r.each(func(r *resolved) *resolved {
+		if r.coll {
+			// Nested for expressions: a collection of collections is
+			// not told apart from one.
+			return r
+		}
+		c := r.one()
+		c.coll = true
+		return c
 	})
 }
 
@@ -115,7 +142,7 @@ func (w *walker) record(r *resolved, h hint, f stringForm) {
 	for _, a := range r.alts {
 		w.record(a, h, f)
 	}
-	if r.whole || len(r.steps) == 0 {
+	if r.whole || r.coll || len(r.steps) == 0 {
 		return
 	}
 	w.inf.uses[r.key] = append(w.inf.uses[r.key], rawUse{steps: r.steps, hint: h, form: f})
@@ -232,13 +259,15 @@ func (w *walker) expr(e hclsyntax.Expression, sc *refs.Scope) *resolved {
 		w.elems[e.CollExpr] = coll.elem()
 		inner := sc.For(e)
 		w.expr(e.KeyExpr, inner)
-		w.expr(e.ValExpr, inner)
+		val := w.expr(e.ValExpr, inner)
 		w.expr(e.CondExpr, inner)
 		if t, ok := e.ValExpr.(*hclsyntax.ScopeTraversalExpr); ok && len(t.Traversal) == 1 && t.Traversal.RootName() == e.ValVar {
 			// {for v in x : k => v}: x's elements, keyed otherwise.
 			return coll
 		}
-		return nil
+		// A collection of what the value reaches: [for v in x :
+		// merge(v, {...})][0].name reads the name of an element of x.
+		return val.collection()
 	case *hclsyntax.FunctionCallExpr:
 		return w.call(e, sc)
 	case *hclsyntax.BinaryOpExpr:
@@ -335,8 +364,9 @@ func (w *walker) traversal(t hcl.Traversal, sc *refs.Scope) *resolved {
 }
 
 // fromRef is what ref reaches: a resource, or what the value of a local
-// value or of a called module's output reaches (local.subnets =
-// aws_subnet.this, then local.subnets[0].arn).
+// value, of a called module's output or of the module's callers'
+// arguments reaches (local.subnets = aws_subnet.this, then
+// local.subnets[0].arn).
 func (w *walker) fromRef(ref *refs.Reference) *resolved {
 	switch s := ref.Subject.(type) {
 	case refs.LocalValue:
@@ -349,6 +379,19 @@ func (w *walker) fromRef(ref *refs.Reference) *resolved {
 			return w.follow(child, child.Outputs[s.Name].Expr).with(stepsOf(ref.Remaining)...)
 		}
 		return nil
+	case refs.InputVariable:
+		// What each call of the module gives the variable reaches
+		// (terraform-aws-acm's route53_records_only example: a
+		// variable given another call's output, the certificate's
+		// domain_validation_options, whose elements the module reads
+		// resource_record_name of).
+		var out *resolved
+		for _, c := range w.inf.callersOf(w.m) {
+			if b, ok := c.call.Config.(*hclsyntax.Body); ok && b.Attributes[s.Name] != nil {
+				out = union(out, w.follow(c.in, b.Attributes[s.Name].Expr))
+			}
+		}
+		return out.with(stepsOf(ref.Remaining)...)
 	}
 	return fromRef(ref)
 }
