@@ -679,6 +679,22 @@ output "versions" {
 resource "aws_acm_certificate" "c" {
   domain_name = "x"
 }
+resource "google_cloud_run_v2_service" "s" {
+  name = "s"
+}
+variable "type" {
+  type    = string
+  default = "SERVICE"
+}
+locals {
+  by_type = { SERVICE = google_cloud_run_v2_service.s, JOB = null }
+}
+output "uri" {
+  value = local.by_type[var.type].uri
+}
+output "first_uri" {
+  value = [google_cloud_run_v2_service.s][0].uri
+}
 module "records" {
   source  = "./records"
   options = aws_acm_certificate.c.domain_validation_options
@@ -732,6 +748,9 @@ output "first" {
 	// distinct, merge and tomap (terraform-aws-acm): tomap makes it a map.
 	options := cty.List(cty.Map(cty.String))
 	wantTypes(t, s.Block(config.ManagedMode, "aws_acm_certificate"), map[string]cty.Type{"domain_validation_options": options})
+	// An element of an object or tuple constructor reaches what its
+	// values reach, whatever the key (fabric's cloud-run-v2).
+	wantTypes(t, s.Block(config.ManagedMode, "google_cloud_run_v2_service"), map[string]cty.Type{"uri": cty.String})
 
 	// Without the tree, the outputs of calls are not followed.
 	s = &Schemas{}

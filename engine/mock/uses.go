@@ -307,16 +307,22 @@ func (w *walker) expr(e hclsyntax.Expression, sc *refs.Scope) *resolved {
 		w.expr(e.Tuple, sc)
 		return nil
 	case *hclsyntax.TupleConsExpr:
+		// A collection of what its elements reach: [a, b][i].id.
+		var elems []*resolved
 		for _, x := range e.Exprs {
-			w.expr(x, sc)
+			elems = append(elems, w.expr(x, sc))
 		}
-		return nil
+		return union(elems...).collection()
 	case *hclsyntax.ObjectConsExpr:
+		// Likewise its values, whatever key reads them
+		// ({JOB = google_cloud_run_v2_job.job[0], ...}[var.type].uri,
+		// fabric's cloud-run-v2).
+		var vals []*resolved
 		for _, item := range e.Items {
 			w.expr(item.KeyExpr, sc)
-			w.expr(item.ValueExpr, sc)
+			vals = append(vals, w.expr(item.ValueExpr, sc))
 		}
-		return nil
+		return union(vals...).collection()
 	case *hclsyntax.ObjectConsKeyExpr:
 		if !e.ForceNonLiteral && hcl.ExprAsKeyword(e.Wrapped) != "" {
 			return nil // a bare name is a literal key
