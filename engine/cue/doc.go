@@ -147,7 +147,13 @@
 // read again from the program, must be the one it was planned with. One
 // that changed depended on a declaration planned after it that added a
 // value (a data source read); the planner learns that dependency and
-// plans again from the beginning, at most four times (stale.go).
+// plans again from the beginning, at most four times (stale.go). A
+// declaration whose instances cannot be told at its turn, or an instance
+// whose configuration is an error there, may have missed a dependency
+// the same way (an output read beside one that is an error until a
+// called module's resources have their shapes: CUE makes the whole
+// struct an error): its errors are held to the end of the pass (but in
+// the last run), and one told or decoded there is stale too.
 //
 // # The plan pass
 //

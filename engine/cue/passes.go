@@ -71,7 +71,17 @@ func (p *planner) planPass() {
 		}
 		ok := expanded
 		if !expanded {
+			n := len(p.diags)
 			insts, ok = p.expand(d, cur, true)
+			if !ok && !p.lastRun && len(p.diags) > n {
+				// Held until the end of the pass, as an instance's
+				// configuration is (see planner.heldDecls).
+				if p.heldDecls == nil {
+					p.heldDecls = map[int]hcl.Diagnostics{}
+				}
+				p.heldDecls[d.index] = slices.Clone(p.diags[n:])
+				p.diags = p.diags[:n]
+			}
 		}
 		if !ok {
 			continue

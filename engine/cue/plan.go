@@ -172,6 +172,12 @@ type planner struct {
 	// cyclic on, expanded together at the first one's turn (see
 	// expandCycle).
 	cycleExpanded map[int][]*instance
+	// heldDecls are the errors of the declarations whose instances could
+	// not be told at their turn in the plan pass (a count that reads an
+	// output beside one that is an error until a called module's
+	// resources have their shapes), held to the end of the pass but in
+	// the last run, as instance.held is: one told there is stale.
+	heldDecls map[int]hcl.Diagnostics
 	// requiredProviders maps provider local names to their addresses,
 	// from _terraform.required_providers.
 	requiredProviders map[string]string
@@ -365,7 +371,7 @@ func (p *planner) run(v cue.Value) {
 	p.addLearned(p.known)
 	p.sortDecls()
 	p.planPass()
-	if p.stalePlanned(p.planned) && (p.replan.stops(p) || slices.ContainsFunc(p.instances, func(in *instance) bool { return in.held != nil })) {
+	if p.stalePlanned(p.planned) && (p.replan.stops(p) || len(p.heldDecls) > 0 || slices.ContainsFunc(p.instances, func(in *instance) bool { return in.held != nil })) {
 		// A run whose plan pass left an instance unplanned (held) has
 		// nothing to apply it from: the next run plans it.
 		return

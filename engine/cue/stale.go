@@ -1,6 +1,7 @@
 package cue
 
 import (
+	"maps"
 	"slices"
 
 	"cuelang.org/go/cue"
@@ -77,7 +78,12 @@ func (p *planner) stalePlanned(final cue.Value) bool {
 	}
 	found := false
 	learnedFor := map[int]bool{}
-	for _, d := range p.staleDecls(final) {
+	stale := p.staleDecls(final)
+	for _, i := range slices.Sorted(maps.Keys(p.heldDecls)) {
+		// It is told now (settleHeld).
+		stale = append(stale, p.resources[i])
+	}
+	for _, d := range stale {
 		after := slices.Clone(p.batch.missedBy(d.index))
 		for _, i := range p.order[pos[d.index]+1:] {
 			if p.planFilled[i] {
@@ -98,13 +104,26 @@ func (p *planner) stalePlanned(final cue.Value) bool {
 			in.held = nil
 		}
 	}
+	for _, i := range slices.Sorted(maps.Keys(p.heldDecls)) {
+		if !learnedFor[i] {
+			p.report(p.heldDecls[i]...)
+			delete(p.heldDecls, i)
+		}
+	}
 	return found
 }
 
 // settleHeld reports, at the end of the plan pass, the errors of each
-// instance held at its turn (see instance.held) whose configuration does
-// not decode in the final program either; the others are stale.
+// declaration and instance held at its turn (see planner.heldDecls and
+// instance.held) whose instances cannot be told, or whose configuration
+// does not decode, in the final program either; the others are stale.
 func (p *planner) settleHeld(final cue.Value) {
+	for _, i := range slices.Sorted(maps.Keys(p.heldDecls)) {
+		if _, ok := p.expand(p.resources[i], final, false); !ok {
+			p.report(p.heldDecls[i]...)
+			delete(p.heldDecls, i)
+		}
+	}
 	for _, in := range p.instances {
 		if in.held == nil {
 			continue
