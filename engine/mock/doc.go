@@ -56,15 +56,20 @@
 //     resource or an attribute, and the iterator of a dynamic block whose
 //     for_each is one. A reference through a nested block
 //     (aws_x.y.ebs[0].volume_id) makes the attribute computed in that
-//     block. A local value, or a called module's output (with InferTree),
-//     whose value is a resource or a reference into one reaches it too:
+//     block. A local value, a called module's output or a variable of a
+//     called module (with InferTree: what each call gives it) whose
+//     value is a resource or a reference into one reaches it too:
 //     local.vpc.arn with local.vpc = aws_vpc.v, or the attributes of
 //     module.subnets.subnets where the module outputs its subnetworks
 //     whole. A value that may be one of several reaches each: the
 //     branches of a conditional, the arguments of try and coalesce, the
 //     elements of merge's and concat's arguments; so do x[*] and
-//     {for v in x : k => v}, which keep x's elements. Other values (an
-//     object or tuple constructor, other calls) reach nothing.
+//     {for v in x : k => v}, which keep x's elements, and distinct,
+//     tolist, toset, tomap, sort, reverse and slice of x. An element of
+//     a for expression's result reaches what its value reaches ([for v
+//     in x : merge(v, {...})][0].name), and an element of an object or
+//     tuple constructor what any of its values reaches. Other calls
+//     reach nothing.
 //   - The type of a computed attribute follows from its uses: a further
 //     [number] step, a splat, or iteration by for makes it a list of the
 //     type the next steps call for; an attribute step makes it an object
