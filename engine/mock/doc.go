@@ -68,8 +68,8 @@
 //     tolist, toset, tomap, sort, reverse and slice of x. An element of
 //     a for expression's result reaches what its value reaches ([for v
 //     in x : merge(v, {...})][0].name), and an element of an object or
-//     tuple constructor what any of its values reaches. Other calls
-//     reach nothing.
+//     tuple constructor what the value its constant key or index names
+//     reaches (any of them for another key). Other calls reach nothing.
 //   - The type of a computed attribute follows from its uses: a further
 //     [number] step, a splat, or iteration by for makes it a list of the
 //     type the next steps call for; an attribute step makes it an object

@@ -695,6 +695,18 @@ output "uri" {
 output "first_uri" {
   value = [google_cloud_run_v2_service.s][0].uri
 }
+resource "aws_kms_key" "k" {
+  description = "k"
+}
+locals {
+  regions = [{ region_name = "eu", kms_key_arn = aws_kms_key.k.arn, settings = { mode = "x" } }]
+}
+output "region_names" {
+  value = [for r in local.regions : [r.region_name, r.settings.mode]]
+}
+output "key_id" {
+  value = [{ a = "x", b = aws_kms_key.k }][0].b.key_id
+}
 module "records" {
   source  = "./records"
   options = aws_acm_certificate.c.domain_validation_options
@@ -751,6 +763,10 @@ output "first" {
 	// An element of an object or tuple constructor reaches what its
 	// values reach, whatever the key (fabric's cloud-run-v2).
 	wantTypes(t, s.Block(config.ManagedMode, "google_cloud_run_v2_service"), map[string]cty.Type{"uri": cty.String})
+	// A constant key picks its own value: r.settings.mode does not
+	// make the key's arn an object (terraform-aws-dynamodb-table's
+	// replica_regions).
+	wantTypes(t, s.Block(config.ManagedMode, "aws_kms_key"), map[string]cty.Type{"arn": cty.String, "key_id": cty.String})
 
 	// Without the tree, the outputs of calls are not followed.
 	s = &Schemas{}

@@ -22,16 +22,43 @@ type resolved struct {
 	key   typeKey
 	steps []step
 	whole bool
-	// coll says that this is a collection whose elements reach what the
-	// rest says: a for expression's result ([for v in x : tomap(v)]),
-	// whose first step, of whatever kind, picks an element.
-	coll bool
-	alts []*resolved
+	// items, where set, makes this a collection built by the module (a
+	// for expression's result, an object or tuple constructor): an
+	// element of it reaches what items picks, and key, steps and whole
+	// are unused.
+	items *items
+	alts  []*resolved
+}
+
+// items are the elements of a collection the module builds.
+type items struct {
+	// any is what any element reaches: a for expression's value, or
+	// any of a constructor's values.
+	any *resolved
+	// byKey are an object constructor's values by their static keys,
+	// byIndex a tuple constructor's elements: what a constant key or
+	// index picks. An element they do not have reaches nothing.
+	byKey   map[string]*resolved
+	byIndex []*resolved
+}
+
+// pick is what the element that s selects reaches.
+func (it *items) pick(s step) *resolved {
+	switch {
+	case it.byKey != nil && (s.kind == stepAttr || s.kind == stepKey):
+		return it.byKey[s.name]
+	case it.byIndex != nil && s.kind == stepIndex:
+		if s.index < len(it.byIndex) {
+			return it.byIndex[s.index]
+		}
+		return nil
+	}
+	return it.any
 }
 
 // one is r without its alternatives.
 func (r *resolved) one() *resolved {
-	return &resolved{key: r.key, steps: r.steps, whole: r.whole, coll: r.coll}
+	return &resolved{key: r.key, steps: r.steps, whole: r.whole, items: r.items}
 }
 
 // union is what any of rs reaches; nil where none reaches anything.
@@ -68,9 +95,10 @@ func (r *resolved) with(steps ...step) *resolved {
 		return r
 	}
 	return r.each(func(r *resolved) *resolved {
-		if r.coll {
-			// An element, then the steps after it.
-			return (&resolved{key: r.key, steps: r.steps, whole: r.whole}).with(steps[1:]...)
+		if r.items != nil {
+			// The element the first step picks, then the steps after
+			// it.
+			return r.items.pick(steps[0]).with(steps[1:]...)
 		}
 		if r.whole {
 			// The whole resource followed by more steps: the first
@@ -92,25 +120,21 @@ func (r *resolved) with(steps ...step) *resolved {
 // whole resource.
 func (r *resolved) elem() *resolved {
 	return r.each(func(r *resolved) *resolved {
-		if r.whole && !r.coll {
+		if r.whole {
 			return &resolved{key: r.key}
 		}
 		return r.with(step{kind: stepElem})
 	})
 }
 
-// collection is a collection whose elements reach what r reaches.
-func (r *resolved) collection() *resolved {
-	return r.each(func(r *resolved) *resolved {
-		if r.coll {
-			// Nested for expressions: a collection of collections is
-			// not told apart from one.
-			return r
-		}
-		c := r.one()
-		c.coll = true
-		return c
-	})
+// collection is a collection built by the module whose elements reach
+// what elem reaches, and those of byKey and byIndex as they say; nil
+// where no element reaches anything.
+func collection(elem *resolved, byKey map[string]*resolved, byIndex []*resolved) *resolved {
+	if elem == nil {
+		return nil
+	}
+	return &resolved{items: &items{any: elem, byKey: byKey, byIndex: byIndex}}
 }
 
 // walker finds the uses of resource attributes in a module's native
@@ -142,7 +166,7 @@ func (w *walker) record(r *resolved, h hint, f stringForm) {
 	for _, a := range r.alts {
 		w.record(a, h, f)
 	}
-	if r.whole || r.coll || len(r.steps) == 0 {
+	if r.whole || r.items != nil || len(r.steps) == 0 {
 		return
 	}
 	w.inf.uses[r.key] = append(w.inf.uses[r.key], rawUse{steps: r.steps, hint: h, form: f})
@@ -267,7 +291,7 @@ func (w *walker) expr(e hclsyntax.Expression, sc *refs.Scope) *resolved {
 		}
 		// A collection of what the value reaches: [for v in x :
 		// merge(v, {...})][0].name reads the name of an element of x.
-		return val.collection()
+		return collection(val, nil, nil)
 	case *hclsyntax.FunctionCallExpr:
 		return w.call(e, sc)
 	case *hclsyntax.BinaryOpExpr:
@@ -307,22 +331,32 @@ func (w *walker) expr(e hclsyntax.Expression, sc *refs.Scope) *resolved {
 		w.expr(e.Tuple, sc)
 		return nil
 	case *hclsyntax.TupleConsExpr:
-		// A collection of what its elements reach: [a, b][i].id.
+		// A collection of what its elements reach: [a, b][1].id is
+		// b's id, [a, b][i].id either's.
 		var elems []*resolved
 		for _, x := range e.Exprs {
 			elems = append(elems, w.expr(x, sc))
 		}
-		return union(elems...).collection()
+		return collection(union(elems...), nil, elems)
 	case *hclsyntax.ObjectConsExpr:
-		// Likewise its values, whatever key reads them
-		// ({JOB = google_cloud_run_v2_job.job[0], ...}[var.type].uri,
-		// fabric's cloud-run-v2).
+		// Likewise its values: the one a constant key names, any of
+		// them for another ({JOB = google_cloud_run_v2_job.job[0],
+		// ...}[var.type].uri, fabric's cloud-run-v2).
 		var vals []*resolved
+		byKey := map[string]*resolved{}
 		for _, item := range e.Items {
 			w.expr(item.KeyExpr, sc)
-			vals = append(vals, w.expr(item.ValueExpr, sc))
+			v := w.expr(item.ValueExpr, sc)
+			vals = append(vals, v)
+			if byKey != nil {
+				if k, ok := staticKey(item.KeyExpr); ok {
+					byKey[k] = v
+				} else {
+					byKey = nil // a key known only when evaluated
+				}
+			}
 		}
-		return union(vals...).collection()
+		return collection(union(vals...), byKey, nil)
 	case *hclsyntax.ObjectConsKeyExpr:
 		if !e.ForceNonLiteral && hcl.ExprAsKeyword(e.Wrapped) != "" {
 			return nil // a bare name is a literal key
@@ -585,4 +619,25 @@ func (w *walker) otherFiles() {
 		}
 		w.record(fromRef(u.Reference), 0, formNone)
 	}
+}
+
+// staticKey is an object constructor's key known without evaluation: a
+// bare name or a string literal.
+func staticKey(e hclsyntax.Expression) (string, bool) {
+	if k, ok := e.(*hclsyntax.ObjectConsKeyExpr); ok {
+		if !k.ForceNonLiteral {
+			if name := hcl.ExprAsKeyword(k.Wrapped); name != "" {
+				return name, true
+			}
+		}
+		e = k.Wrapped
+	}
+	if len(e.Variables()) > 0 {
+		return "", false
+	}
+	v, diags := e.Value(nil)
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+		return "", false
+	}
+	return v.AsString(), true
 }
