@@ -49,7 +49,9 @@ var coreFuncs = map[string]function{
 			// for a map(string), wherever the analysis knows the map's
 			// type from (each.value.extra of a for_each over a typed
 			// variable, too).
-			if t := cl.c.typeOf(cl.src[0]); t.IsMapType() {
+			// A default already of that type is left as it is (a
+			// variable's optional string, null by default).
+			if t := cl.c.typeOf(cl.src[0]); t.IsMapType() && !cl.c.typeOf(cl.src[2]).Equals(t.ElementType()) {
 				switch t.ElementType() {
 				case cty.String:
 					args[2] = cl.c.lib("tostring", args[2])
