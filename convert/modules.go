@@ -453,10 +453,10 @@ func (c *converter) argScalar(x ast.Expr, typ, fn string, known bool) ast.Expr {
 // as the analysis knows it (cty.DynamicPseudoType where it does not),
 // has none. A null stays null; a value of type any is left as it is.
 // known says that x is known while planning (mayBeUnknown): its null
-// tests are CUE's own, and a conversion the library's alone. labelled says
+// tests are CUE's own, and a conversion the library's alone. labeled says
 // that the result is the value of a field whose label a comprehension
 // computes ((k): ..., in a for over a map's or object's keys).
-func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typeexpr.Defaults, depth int, known, labelled bool) ast.Expr {
+func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typeexpr.Defaults, depth int, known, labeled bool) ast.Expr {
 	if depth > 8 {
 		return x
 	}
@@ -488,7 +488,7 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 		default:
 			typed = cty.Map(et)
 		}
-		return c.conform(x, typed, from, sh, d, depth, known, labelled)
+		return c.conform(x, typed, from, sh, d, depth, known, labeled)
 	}
 	var mapped ast.Expr
 	switch {
@@ -663,7 +663,7 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 		// x is written as a value that is never null: an object or a
 		// tuple, a for expression, a template.
 		return mapped
-	case known && depth > 0 && !labelled:
+	case known && depth > 0 && !labeled:
 		return binary(token.OR, mapped, paren(binary(token.AND, x, ident("null"))))
 	}
 	sel := index(list(

@@ -129,7 +129,8 @@ func (p *planner) settleHeld(final cue.Value) {
 			continue
 		}
 		dec := &decoder{quiet: true}
-		if dec.block(final.LookupPath(in.path), in.block, in.shape.skip, nil); dec.failed {
+		dec.block(final.LookupPath(in.path), in.block, in.shape.skip, nil)
+		if dec.failed {
 			p.report(in.held...)
 			in.held = nil
 		}
