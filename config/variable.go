@@ -345,6 +345,29 @@ func UnwrapParens(expr hcl.Expression) hcl.Expression {
 	}
 }
 
+// ConstantKey is an object constructor's key as the string OpenTofu makes
+// of it, where it is known without evaluation: a bare name, or a
+// constant (1 = "x" has the key "1").
+func ConstantKey(e hclsyntax.Expression) (string, bool) {
+	if k, ok := e.(*hclsyntax.ObjectConsKeyExpr); ok {
+		if !k.ForceNonLiteral {
+			if name := hcl.ExprAsKeyword(k.Wrapped); name != "" {
+				return name, true
+			}
+		}
+		e = k.Wrapped
+	}
+	v, diags := e.Value(nil)
+	if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
+		return "", false
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil {
+		return "", false
+	}
+	return s.AsString(), true
+}
+
 // decodeTypeConstraint reads a variable's type expression, with optional()
 // attributes and their defaults. The bare keywords list and map mean list(any)
 // and map(any), as in OpenTofu; a quoted type is the OpenTofu 0.11 form,

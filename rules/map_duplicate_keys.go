@@ -5,8 +5,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tofucue/tofucue/config"
 )
 
 // MapDuplicateKeys is the rule map_duplicate_keys.
@@ -40,7 +40,7 @@ Good:
 			}
 			seen := map[string]hcl.Range{}
 			for _, item := range obj.Items {
-				k, ok := constantKey(item.KeyExpr)
+				k, ok := config.ConstantKey(item.KeyExpr)
 				if !ok {
 					continue
 				}
@@ -56,26 +56,4 @@ Good:
 			}
 		})
 	},
-}
-
-// constantKey returns an object key as the string it becomes, when the key
-// is a bare name or a constant.
-func constantKey(e hclsyntax.Expression) (string, bool) {
-	if k, ok := e.(*hclsyntax.ObjectConsKeyExpr); ok {
-		if !k.ForceNonLiteral {
-			if name := hcl.ExprAsKeyword(k.Wrapped); name != "" {
-				return name, true
-			}
-		}
-		e = k.Wrapped
-	}
-	v, diags := e.Value(nil)
-	if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
-		return "", false
-	}
-	s, err := convert.Convert(v, cty.String)
-	if err != nil {
-		return "", false
-	}
-	return s.AsString(), true
 }

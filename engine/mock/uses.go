@@ -349,7 +349,7 @@ func (w *walker) expr(e hclsyntax.Expression, sc *refs.Scope) *resolved {
 			v := w.expr(item.ValueExpr, sc)
 			vals = append(vals, v)
 			if byKey != nil {
-				if k, ok := staticKey(item.KeyExpr); ok {
+				if k, ok := config.ConstantKey(item.KeyExpr); ok {
 					byKey[k] = v
 				} else {
 					byKey = nil // a key known only when evaluated
@@ -619,25 +619,4 @@ func (w *walker) otherFiles() {
 		}
 		w.record(fromRef(u.Reference), 0, formNone)
 	}
-}
-
-// staticKey is an object constructor's key known without evaluation: a
-// bare name or a string literal.
-func staticKey(e hclsyntax.Expression) (string, bool) {
-	if k, ok := e.(*hclsyntax.ObjectConsKeyExpr); ok {
-		if !k.ForceNonLiteral {
-			if name := hcl.ExprAsKeyword(k.Wrapped); name != "" {
-				return name, true
-			}
-		}
-		e = k.Wrapped
-	}
-	if len(e.Variables()) > 0 {
-		return "", false
-	}
-	v, diags := e.Value(nil)
-	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
-		return "", false
-	}
-	return v.AsString(), true
 }
