@@ -186,10 +186,10 @@ var referenceGaps = map[string]referenceGap{
 // cuePlanCosts are the directories whose CUE plans take more than a test
 // may (each plans on the HCL side in under 0.2 s): terraform-aws-eks's
 // examples and tests with node groups or user data, which convert since
-// templatefile reads the templates beside a called module (and whose
-// HCL plans the tests' need the mock to infer through module outputs). The time goes to CUE's disjunctions
-// (in a CPU profile, four fifths under adt's crossProduct, a quarter in
-// overlayContext's clones): the user data module's cluster_service_cidr
+// templatefile reads the templates beside a called module (the tests'
+// HCL plans need the mock to infer through module outputs). The time
+// goes to CUE's disjunctions (in a CPU profile, four fifths under adt's
+// crossProduct, a quarter in overlayContext's clones): the user data module's cluster_service_cidr
 // comes through two module calls and a try in each, and each layer reads
 // the one before several times (a null test, a try's probe, an unknown
 // guard), each in a disjunction. With that argument a constant, stock

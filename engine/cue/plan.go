@@ -371,7 +371,7 @@ func (p *planner) run(v cue.Value) {
 	p.addLearned(p.known)
 	p.sortDecls()
 	p.planPass()
-	if p.stalePlanned(p.planned) && (p.replan.stops(p) || len(p.heldDecls) > 0 || slices.ContainsFunc(p.instances, func(in *instance) bool { return in.held != nil })) {
+	if p.stalePlanned(p.planned) && (p.replan.stops(p) || p.holding()) {
 		// A run whose plan pass left an instance unplanned (held) has
 		// nothing to apply it from: the next run plans it.
 		return
@@ -380,6 +380,12 @@ func (p *planner) run(v cue.Value) {
 		return
 	}
 	p.applyPass()
+}
+
+// holding tells whether the plan pass left a declaration or an instance
+// held (see heldDecls and instance.held) for the next run.
+func (p *planner) holding() bool {
+	return len(p.heldDecls) > 0 || slices.ContainsFunc(p.instances, func(in *instance) bool { return in.held != nil })
 }
 
 // sortDecls puts the resource declarations in dependency order (source

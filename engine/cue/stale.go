@@ -78,12 +78,7 @@ func (p *planner) stalePlanned(final cue.Value) bool {
 	}
 	found := false
 	learnedFor := map[int]bool{}
-	stale := p.staleDecls(final)
-	for _, i := range slices.Sorted(maps.Keys(p.heldDecls)) {
-		// It is told now (settleHeld).
-		stale = append(stale, p.resources[i])
-	}
-	for _, d := range stale {
+	for _, d := range p.staleDecls(final) {
 		after := slices.Clone(p.batch.missedBy(d.index))
 		for _, i := range p.order[pos[d.index]+1:] {
 			if p.planFilled[i] {
@@ -139,21 +134,24 @@ func (p *planner) settleHeld(final cue.Value) {
 
 // staleDecls lists the declarations with an instance whose configuration
 // is not the one it was planned with (or no longer decodes), unknowns
-// included: in the plan
-// pass nothing becomes known but what a data source read or a computed
-// attribute known at plan gives, so a value that became known there was
-// waiting for a declaration planned after it. An instance planned after
-// the last such value cannot have missed one: replanning does not read
-// it again.
+// included: in the plan pass nothing becomes known but what a data
+// source read or a computed attribute known at plan gives, so a value
+// that became known there was waiting for a declaration planned after
+// it. An instance planned after the last such value cannot have missed
+// one: replanning does not read it again. The declarations and
+// instances still held (settleHeld kept those told or decoded now) are
+// stale too.
 func (p *planner) staleDecls(final cue.Value) []*decl {
 	var out []*decl
+	for _, i := range slices.Sorted(maps.Keys(p.heldDecls)) {
+		out = append(out, p.resources[i])
+	}
 	seen := map[int]bool{}
 	for _, in := range p.instances {
 		if seen[in.d.index] {
 			continue
 		}
 		if in.held != nil {
-			// It decodes now (settleHeld).
 			seen[in.d.index] = true
 			out = append(out, in.d)
 			continue
