@@ -76,6 +76,15 @@ const (
 	FilesFile = "tofu_files.cue"
 )
 
+// Unknown is the definition the engine puts in a list or struct that
+// stands for a value the provider plans as not known yet but of a known
+// tuple or object type (terraform_data's output has its input's):
+// {#unknown: true, [string | null, ...]}. What reads the value sees its
+// type (its length, an attribute not known yet), as OpenTofu's
+// expressions do, and the value itself is decoded as not known, as
+// OpenTofu plans it; a value built from it (a for) is not marked.
+const Unknown = "#unknown"
+
 // Library is the import name of the tofu library package, written beside
 // the module in the directory of that name (convert/lib).
 const Library = "tofu"

@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
+	"github.com/tofucue/tofucue/cueform"
 	"github.com/tofucue/tofucue/engine/mock"
 )
 
@@ -274,6 +275,20 @@ func (d *decoder) value(v cue.Value) cty.Value {
 		}
 		return cty.DynamicVal
 	}
+	if k := v.Kind(); (k == cue.StructKind || k == cue.ListKind) && v.LookupPath(unknownPath).Exists() {
+		// The provider planned it not known yet (cueform.Unknown):
+		// what it holds is its type.
+		return cty.UnknownVal(d.known(v).Type())
+	}
+	return d.known(v)
+}
+
+// unknownPath is where a value the provider planned as not known yet
+// holds cueform.Unknown.
+var unknownPath = cue.MakePath(cue.Def(cueform.Unknown))
+
+// known is value for a v that is not an error and not marked unknown.
+func (d *decoder) known(v cue.Value) cty.Value {
 	switch v.Kind() {
 	case cue.NullKind:
 		return cty.NullVal(cty.DynamicPseudoType)

@@ -6,6 +6,8 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/cueform"
 )
 
 // typeSchema writes a cty type as CUE schema: string, number, bool,
@@ -56,4 +58,20 @@ func nullable(x ast.Expr) ast.Expr {
 		return x
 	}
 	return &ast.BinaryExpr{X: x, Op: token.OR, Y: ast.NewNull()}
+}
+
+// unknownOfType is a value not known yet of type ty, a primitive, tuple
+// or object type: the type and not null for a primitive; the tuple or
+// object's type, with cueform.Unknown in it, which decoding reads.
+func unknownOfType(ty cty.Type) ast.Expr {
+	x := typeSchema(ty)
+	if ty.IsPrimitiveType() {
+		return &ast.BinaryExpr{X: x, Op: token.AND, Y: &ast.UnaryExpr{Op: token.NEQ, X: ast.NewNull()}}
+	}
+	marker := &ast.Field{Label: ast.NewIdent(cueform.Unknown), Value: ast.NewBool(true)}
+	if s, ok := x.(*ast.StructLit); ok {
+		s.Elts = append([]ast.Decl{marker}, s.Elts...)
+		return s
+	}
+	return &ast.StructLit{Elts: []ast.Decl{marker, &ast.EmbedDecl{Expr: x}}}
 }
