@@ -67,6 +67,11 @@ type call struct {
 	// expand is set when the last argument is followed by "...".
 	expand bool
 	rng    hcl.Range
+	// readsPending is the converter's readsPending, which try's
+	// conversion calls: a field, since a conversion that called the
+	// converter's method would refer back to the table of functions
+	// that holds it.
+	readsPending func(hclsyntax.Expression) ast.Expr
 }
 
 // fail reports that this call cannot be converted and returns the
@@ -175,7 +180,7 @@ func (c *converter) call(e *hclsyntax.FunctionCallExpr) (ast.Expr, kind) {
 		// A string function is not known while an argument is not.
 		outer = c.unknownScope(e)
 	}
-	cl := &call{c: c, name: name, src: e.Args, expand: e.ExpandFinal, rng: e.Range()}
+	cl := &call{c: c, name: name, src: e.Args, expand: e.ExpandFinal, rng: e.Range(), readsPending: c.readsPending}
 	for _, a := range e.Args {
 		x, k := c.expr(a)
 		cl.args = append(cl.args, x)

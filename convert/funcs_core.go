@@ -268,9 +268,13 @@ func convTry(cl *call) ast.Expr {
 		a := cl.args[tested[j]]
 		switch {
 		case pending != nil && unknown[j]:
-			x = orElse(a, x, pending)
+			var reads ast.Expr
+			if cl.readsPending != nil {
+				reads = cl.readsPending(cl.src[tested[j]])
+			}
+			x = orElse(a, x, pending, reads)
 		case mayBeScalar(cl.kinds) && unknown[j]:
-			x = orElse(a, x, scalarPending(cl, a))
+			x = orElse(a, x, scalarPending(cl, a), nil)
 		default:
 			// a is known while planning, or of a kind with no type to
 			// stand for it.
@@ -402,14 +406,66 @@ func firstOr(a, b ast.Expr) ast.Expr {
 // incomplete error leaves it unknown; and the engine takes an argument
 // that admits null for one the provider may decide, where this one is
 // the configuration's.
-func orElse(a, b, pending ast.Expr) ast.Expr {
+//
+// A value not known yet inside a is not always a itself: where a
+// computes with it (coalesce's test of a string not known yet, an
+// interpolation of one), CUE's result is an incomplete error, which the
+// disjunction of C drops as it drops an error, so C is false, not
+// incomplete. reads, where it is not nil, is true while a reference a
+// reads is a scalar not known yet (readsPending); where a is an error
+// then, the result is pending too, as OpenTofu's is unknown:
+//
+//	[if (C) == _|_ {string}, [if C {a}, if R {string}, b][0]][0]
+//
+// (terraform-aws-ec2-instance's try(coalesce(var.security_group_name,
+// var.name), "") in a module called with a name not known yet).
+func orElse(a, b, pending, reads ast.Expr) ast.Expr {
 	// (C) == _|_, parenthesized for the reader: the operators have the
 	// same precedence and would group the same way.
 	unknown := &ast.BinaryExpr{X: &ast.ParenExpr{X: evaluates(a, token.NEQ)}, Op: token.EQL, Y: &ast.BottomLit{}}
+	inner := firstOr(a, b)
+	if reads != nil {
+		l := inner.(*ast.IndexExpr).X.(*ast.ListLit)
+		guard := &ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: reads}}, Value: embed(pending)}
+		l.Elts = append(l.Elts[:1:1], guard, b)
+	}
 	return index(list(
 		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: unknown}}, Value: embed(pending)},
-		firstOr(a, b),
+		inner,
 	), intLit(0))
+}
+
+// readsPending is the condition that one of the references e reads is a
+// scalar not known yet (a type: string), or nil where e is a reference
+// itself (then it is what a try tests, see orElse) or reads none that
+// may be unknown:
+//
+//	x == _|_ && [(*x | 'error') & tofu.#scalar] != _|_ || y == _|_ && ...
+//
+// x == _|_ holds for a type and for an error, and the probe keeps the
+// type and makes an error of an error, null, a list or a struct (see
+// unknownGuard, which asks instead that every reference be a scalar).
+func (c *converter) readsPending(e hclsyntax.Expression) ast.Expr {
+	if _, ref := e.(*hclsyntax.ScopeTraversalExpr); ref {
+		return nil
+	}
+	var cond ast.Expr
+	for _, r := range c.unknownRefs(e) {
+		if id, ok := r.(*ast.Ident); ok && (id.Name == "string" || id.Name == "number" || id.Name == "bool") {
+			continue // a call of timestamp or uuid: a is not known yet itself
+		}
+		c.imports[libImport] = true
+		scalar := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#scalar")}
+		one := binary(token.LAND,
+			binary(token.EQL, r, &ast.BottomLit{}),
+			binary(token.NEQ, list(binary(token.AND, orError(r), scalar)), &ast.BottomLit{}))
+		if cond == nil {
+			cond = one
+		} else {
+			cond = binary(token.LOR, cond, one)
+		}
+	}
+	return cond
 }
 
 // evaluates is (*x | 'error') != 'error' (op NEQ), or its negation with
