@@ -220,7 +220,7 @@ func convTry(cl *call) ast.Expr {
 	// whether each may be unknown while planning.
 	var tested []int
 	var unknown []bool
-	anyUnknown := false
+	anyUnknown, soft := false, false
 	for i := range last {
 		if _, _, refused := cl.c.refusal(cl.src[i]); refused {
 			continue
@@ -228,10 +228,18 @@ func convTry(cl *call) ast.Expr {
 		u := cl.c.mayBeUnknown(cl.src[i])
 		tested, unknown = append(tested, i), append(unknown, u)
 		anyUnknown = anyUnknown || u
+		soft = soft || cl.c.readsSoftNull(cl.src[i])
 	}
 	switch {
 	case len(tested) == 0:
 		return x
+	case soft:
+		// An argument that may be a null by default (*null | _) is
+		// tested in place: *a | b, or (*a | 'error') in #args, would
+		// make each of a's arms a default (*null | *_), and a test of
+		// the result (== null) could not be decided (fabric's
+		// cloud-run-v2: try(var.revision.vpc_access.connector, null)
+		// under a dynamic block's for_each).
 	case last == 1 && !anyUnknown && plainFallback(x, cl.c.inResource):
 		// try(var.settings.path, ""): what a person writes.
 		return defaulted(cl.args[0], x)

@@ -51,6 +51,47 @@ func softNulls(x ast.Expr) ast.Expr {
 	}, nil).(ast.Expr)
 }
 
+// readsSoftNull is whether e reads a root module's variable whose default
+// holds a null inside a list, map or object, which softNulls writes as a
+// null by default (*null | _).
+func (c *converter) readsSoftNull(e hclsyntax.Expression) bool {
+	if c.a.called {
+		return false // a called module's variables are its caller's values
+	}
+	for _, t := range hclsyntax.Variables(e) {
+		if t.RootName() != "var" || len(t) < 2 {
+			continue
+		}
+		at, ok := t[1].(hcl.TraverseAttr)
+		if !ok {
+			continue
+		}
+		if v := c.m.Variables[at.Name]; v != nil && !v.Required() && holdsNullInside(v.Default) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsNullInside is whether a known collection v holds a null at any
+// depth (v itself being null does not count).
+func holdsNullInside(v cty.Value) bool {
+	if v == cty.NilVal {
+		return false
+	}
+	v, _ = v.UnmarkDeep()
+	if !v.IsWhollyKnown() || v.IsNull() || !(v.Type().IsCollectionType() || v.Type().IsObjectType() || v.Type().IsTupleType()) {
+		return false
+	}
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		if e.IsNull() || holdsNullInside(e) {
+			return true
+		}
+	}
+	return false
+}
+
 // schema writes a type constraint as CUE:
 //
 //	string, number, bool    string, number, bool
