@@ -17,9 +17,17 @@ type Tree struct {
 	Root *Module
 	// Modules holds every loaded module by its cleaned directory.
 	Modules map[string]*Module
-	// Top is the directory that holds every module of the tree: the file
-	// functions may read inside it.
+	// Top is the directory that holds every module of the tree.
 	Top string
+	// ReadRoot is the directory the file functions may read inside: the
+	// outermost of Top, the root module's repository (RepositoryRoot)
+	// and the directories of SourceOptions.AllowRead, of those that hold
+	// Top. A module reads nothing outside its repository unless the user
+	// names the directory (--allow-read), and then only where it holds
+	// the tree: a template in the repository beside the modules
+	// (terraform-aws-eks's templates/, read by modules/_user_data) is
+	// read as OpenTofu reads it.
+	ReadRoot string
 
 	sources  *Sources
 	children map[*ModuleCall]*TreeChild
@@ -78,7 +86,28 @@ func newTree(dir string, root *Module, sources *Sources) (*Tree, hcl.Diagnostics
 		}
 	}
 	t.Top = top
+	t.ReadRoot = readRoot(top, dir, sources.opts.AllowRead)
 	return t, diags
+}
+
+// readRoot is Tree.ReadRoot for a tree whose modules are in top and whose
+// root module is in dir.
+func readRoot(top, dir string, allowRead []string) string {
+	root := top
+	candidates := slices.Clone(allowRead)
+	if repo, err := RepositoryRoot(dir); err == nil {
+		candidates = append(candidates, repo)
+	}
+	for _, c := range candidates {
+		abs, err := filepath.Abs(c)
+		if err != nil {
+			continue
+		}
+		if Within(root, abs) {
+			root = abs
+		}
+	}
+	return root
 }
 
 // Child is where call mc, of a module of the tree, found its module; nil

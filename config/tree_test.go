@@ -125,3 +125,42 @@ func TestLoadTreeConfined(t *testing.T) {
 		t.Errorf("without .git: %d calls refused, want 3", n)
 	}
 }
+
+// TestReadRoot: the file functions read inside the tree's modules'
+// directory, widened to the root module's repository and to a directory
+// given with --allow-read that holds it; one beside it does not widen it.
+func TestReadRoot(t *testing.T) {
+	top := t.TempDir()
+	for _, f := range []string{"repo/.git/HEAD", "repo/modules/m/main.tf", "plain/a/b/main.tf", "other/x.tpl"} {
+		p := filepath.Join(top, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		root      string
+		allowRead []string
+		want      string
+	}{
+		{"repo/modules/m", nil, "repo"},
+		{"plain/a/b", nil, "plain/a/b"},
+		{"plain/a/b", []string{"plain"}, "plain"},
+		{"plain/a/b", []string{"plain/a", "plain"}, "plain"},
+		{"plain/a/b", []string{"other"}, "plain/a/b"},
+	} {
+		var allow []string
+		for _, a := range c.allowRead {
+			allow = append(allow, filepath.Join(top, a))
+		}
+		tree, diags := LoadTree(filepath.Join(top, c.root), NewSources(SourceOptions{AllowRead: allow}))
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", c.root, diags)
+		}
+		if want := filepath.Join(top, c.want); tree.ReadRoot != want {
+			t.Errorf("%s with --allow-read %v: ReadRoot %s, want %s", c.root, c.allowRead, tree.ReadRoot, want)
+		}
+	}
+}

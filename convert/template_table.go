@@ -178,7 +178,7 @@ func (c *converter) templatePatterns(e hcl.Expression, depth int) ([]pathPattern
 		}
 		rel, inside := c.fam.templatePath(abs)
 		if !inside {
-			return nil, fmt.Sprintf("This call may read the template %s, outside %s, the directory that holds the modules of the tree, which is where the file functions read files, as on the HCL side.", p, c.fam.top())
+			return nil, fmt.Sprintf("This call may read the template %s, outside %s, where the file functions read files, as on the HCL side: the directory that holds the modules of the tree, or the root module's repository, or a directory given with --allow-read that holds them.", p, c.fam.top())
 		}
 		return []pathPattern{{exact: rel}}, ""
 	} else if diags.HasErrors() {
@@ -361,11 +361,11 @@ func (f *family) templateTable() (ast.Decl, map[string]bool) {
 	return d, imports
 }
 
-// top is the directory the tree's modules are in, where templates may be
-// read: the tree's Top, or the root module's directory without a tree.
+// top is the directory where templates may be read: the tree's
+// ReadRoot, or the root module's directory without a tree.
 func (f *family) top() string {
-	if f.tree != nil && f.tree.Top != "" {
-		return f.tree.Top
+	if f.tree != nil && f.tree.ReadRoot != "" {
+		return f.tree.ReadRoot
 	}
 	return f.rootDir
 }

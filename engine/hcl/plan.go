@@ -250,7 +250,7 @@ func (p *planner) interrupted() bool {
 // p.now.
 func (p *planner) functionTable() map[string]function.Function {
 	base, _ := filepath.Abs(p.tree.Root.Dir)
-	t := functions.Table(functions.Options{BaseDir: base, Root: p.tree.Top, PlanTime: true})
+	t := functions.Table(functions.Options{BaseDir: base, Root: p.tree.ReadRoot, PlanTime: true})
 	now := cty.StringVal(p.now.UTC().Format(time.RFC3339))
 	t["plantimestamp"] = function.New(&function.Spec{
 		Type: function.StaticReturnType(cty.String),

@@ -263,7 +263,7 @@ func (s *synthSearch) context(cur map[string]*inputs.Input) *hcl.EvalContext {
 	}
 	return &hcl.EvalContext{
 		Variables: map[string]cty.Value{"var": cty.ObjectVal(vars)},
-		Functions: functions.Table(functions.Options{BaseDir: s.t.Root.Dir, Root: s.t.Top, PlanTime: true}),
+		Functions: functions.Table(functions.Options{BaseDir: s.t.Root.Dir, Root: s.t.ReadRoot, PlanTime: true}),
 	}
 }
 
