@@ -377,6 +377,13 @@ func pendingOf(kinds []kind) ast.Expr {
 		return ident("number")
 	case kindBool:
 		return ident("bool")
+	case kindList:
+		// A list not known yet, as the engine gives one the provider
+		// decides: one of two, neither by default, so that its length
+		// and what is computed from it wait (an open list would be an
+		// empty one).
+		some := &ast.ListLit{Elts: []ast.Expr{ident("_"), &ast.Ellipsis{Type: ident("_")}}}
+		return binary(token.OR, ast.NewList(), some)
 	}
 	return nil
 }
@@ -444,29 +451,49 @@ func orElse(a, b, pending, reads ast.Expr) ast.Expr {
 }
 
 // readsPending is the condition that one of the references e reads is a
-// scalar not known yet (a type: string), or nil where e is a reference
-// itself (then it is what a try tests, see orElse) or reads none that
-// may be unknown:
+// value not known yet (a type, string; a list the provider decides,
+// [] | [string, ...string]), or nil where e is a reference itself (then
+// it is what a try tests, see orElse) or reads none that may be unknown:
 //
-//	x == _|_ && [(*x | 'error') & tofu.#scalar] != _|_ || y == _|_ && ...
+//	x == _|_ && [(*x | 'error') & tofu.#scalar] != _|_ || len(l) == _|_ && [(*l | 'error') & [...]] != _|_ || ...
 //
 // x == _|_ holds for a type and for an error, and the probe keeps the
 // type and makes an error of an error, null, a list or a struct (see
-// unknownGuard, which asks instead that every reference be a scalar).
+// unknownGuard, which asks instead that every reference be a scalar). A
+// list known to be one (l) is tested by its length, which is not known
+// while the list is one of two, and its probe keeps a list; a reference
+// of a kind the analysis does not know is tested both ways, (y == _|_ ||
+// len(y) == _|_) && [(*y | 'error') & (tofu.#scalar | [...])] != _|_.
 func (c *converter) readsPending(e hclsyntax.Expression) ast.Expr {
-	if _, ref := e.(*hclsyntax.ScopeTraversalExpr); ref {
+	if _, ref := e.(*hclsyntax.ScopeTraversalExpr); ref || c.inUnknown || !c.mayBeUnknown(e) {
 		return nil
 	}
 	var cond ast.Expr
-	for _, r := range c.unknownRefs(e) {
+	refs, kinds := c.readRefs(e)
+	for i, r := range refs {
 		if id, ok := r.(*ast.Ident); ok && (id.Name == "string" || id.Name == "number" || id.Name == "bool") {
 			continue // a call of timestamp or uuid: a is not known yet itself
 		}
-		c.imports[libImport] = true
-		scalar := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#scalar")}
-		one := binary(token.LAND,
-			binary(token.EQL, r, &ast.BottomLit{}),
-			binary(token.NEQ, list(binary(token.AND, orError(r), scalar)), &ast.BottomLit{}))
+		isType := binary(token.EQL, r, &ast.BottomLit{})
+		lenPending := binary(token.EQL, ast.NewCall(ident("len"), r), &ast.BottomLit{})
+		scalar := func() ast.Expr {
+			c.imports[libImport] = true
+			return &ast.SelectorExpr{X: ident(libImport), Sel: ident("#scalar")}
+		}
+		var test, probe ast.Expr
+		switch kinds[i] {
+		case kindMap:
+			continue
+		case kindList:
+			test, probe = lenPending, list(&ast.Ellipsis{})
+		case kindUnknown:
+			// Either: a list's length, a string's, or a struct's, is
+			// known where the value is.
+			test, probe = paren(binary(token.LOR, isType, lenPending)), paren(binary(token.OR, scalar(), list(&ast.Ellipsis{})))
+		default:
+			test, probe = isType, scalar()
+		}
+		one := binary(token.LAND, test, binary(token.NEQ, list(binary(token.AND, orError(r), probe)), &ast.BottomLit{}))
 		if cond == nil {
 			cond = one
 		} else {

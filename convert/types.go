@@ -80,7 +80,7 @@ func holdsNullInside(v cty.Value) bool {
 		return false
 	}
 	v, _ = v.UnmarkDeep()
-	if !v.IsWhollyKnown() || v.IsNull() || !(v.Type().IsCollectionType() || v.Type().IsObjectType() || v.Type().IsTupleType()) {
+	if ty := v.Type(); !v.IsWhollyKnown() || v.IsNull() || !ty.IsCollectionType() && !ty.IsObjectType() && !ty.IsTupleType() {
 		return false
 	}
 	for it := v.ElementIterator(); it.Next(); {

@@ -252,8 +252,20 @@ func (c *converter) unknownRefs(e hclsyntax.Expression) []ast.Expr {
 	if c.inUnknown || !c.mayBeUnknown(e) {
 		return nil
 	}
+	refs, kinds := c.readRefs(e)
+	for _, k := range kinds {
+		if k == kindList || k == kindMap {
+			return nil
+		}
+	}
+	return refs
+}
+
+// readRefs is the references e reads, converted, with their kinds, and
+// its calls of timestamp or uuid (string).
+func (c *converter) readRefs(e hclsyntax.Expression) ([]ast.Expr, []kind) {
 	var refs []ast.Expr
-	collection := false
+	var kinds []kind
 	seen := map[string]bool{}
 	diags, reasons := len(c.diags), len(c.reasons)
 	for _, t := range hclsyntax.Variables(e) {
@@ -263,20 +275,16 @@ func (c *converter) unknownRefs(e hclsyntax.Expression) []ast.Expr {
 		}
 		seen[text] = true
 		ref, k := c.expr(&hclsyntax.ScopeTraversalExpr{Traversal: t, SrcRange: t.SourceRange()})
-		collection = collection || k == kindList || k == kindMap
-		refs = append(refs, ref)
+		refs, kinds = append(refs, ref), append(kinds, k)
 	}
 	for _, f := range atPlanCalls(e) {
 		ref, _ := c.expr(f)
-		refs = append(refs, ref)
+		refs, kinds = append(refs, ref), append(kinds, kindString)
 	}
 	// The references are converted with e too, which reports whatever
 	// they have to report.
 	c.diags, c.reasons = c.diags[:diags], c.reasons[:reasons]
-	if collection {
-		return nil
-	}
-	return refs
+	return refs, kinds
 }
 
 // holdsNull reports whether a null literal occurs in e.
