@@ -498,15 +498,6 @@ func (s *Sources) Readable(rootDir, dir string) (string, bool) {
 	if err != nil {
 		return rootDir, false
 	}
-	resolved := func(p string) string {
-		if abs, err := filepath.Abs(p); err == nil {
-			p = abs
-		}
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			return r
-		}
-		return filepath.Clean(p)
-	}
 	d := resolved(dir)
 	roots := []string{repo}
 	if s != nil {
@@ -518,6 +509,18 @@ func (s *Sources) Readable(rootDir, dir string) (string, bool) {
 		}
 	}
 	return repo, false
+}
+
+// resolved is p made absolute with its symbolic links followed, or as
+// clean as it can be made where that fails.
+func resolved(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
 }
 
 // Within reports whether path is dir or lies below it, lexically.

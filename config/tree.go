@@ -91,19 +91,24 @@ func newTree(dir string, root *Module, sources *Sources) (*Tree, hcl.Diagnostics
 }
 
 // readRoot is Tree.ReadRoot for a tree whose modules are in top and whose
-// root module is in dir.
+// root module is in dir. A candidate must hold top both as written and
+// with symbolic links resolved: the file functions resolve paths from
+// the root module's directory as written, and open the root with the
+// links followed (os.Root), so that a repository above a link to the
+// modules (a test's link to shared material) does not hold them.
 func readRoot(top, dir string, allowRead []string) string {
 	root := top
 	candidates := slices.Clone(allowRead)
-	if repo, err := RepositoryRoot(dir); err == nil {
+	if repo, err := RepositoryRoot(resolved(dir)); err == nil {
 		candidates = append(candidates, repo)
 	}
+	realTop := resolved(top)
 	for _, c := range candidates {
 		abs, err := filepath.Abs(c)
 		if err != nil {
 			continue
 		}
-		if Within(root, abs) {
+		if Within(root, abs) && Within(realTop, resolved(abs)) {
 			root = abs
 		}
 	}
