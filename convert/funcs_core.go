@@ -11,12 +11,13 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/cueform"
 )
 
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#try & {#args: [*a | 'error', b]}` of up to six where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if (*a | 'error') != 'error' {a}, b][0]`, so that an argument not known yet (or holding a value not known yet) leaves the result unknown: the type itself (`string`) where the arguments are of one scalar kind, so that a try around this one sees a value not known yet, or the argument's own type where it is a scalar one (`tofu.#pending`), otherwise an incomplete error, which a try around it takes for an error; a template or a string function of a value not known yet is string (the converter's unknownGuard), but a value computed from one not known yet by an operator or another function is an incomplete error in CUE and counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#try & {#args: [*a | 'error', b]}` of up to six where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is marked as not known as a whole (`{#unknown: true, a}`, OpenTofu's try of it being wholly unknown); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
 	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
@@ -199,13 +200,16 @@ func isReference(x ast.Expr) bool {
 // takes b, where OpenTofu's result is unknown; it drops the default of a
 // nested disjunction once its outer default fails; and a comprehension's
 // condition a != _|_ takes a value not known yet for an error. So the
-// arguments are checked one by one, each with evaluates (see there), the
-// next one looked at only where the one before is an error:
+// arguments are checked one by one, each with firstOr's test that it is
+// a value (see there), the next one looked at only where the one before
+// is an error:
 //
-//	[if C {a}, if !C {b}][0]
+//	[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]
 //
-// An argument that may be unknown while planning (mayBeUnknown) gets the
-// form of orElse, which gives a type while a is not known yet.
+// An argument that may be unknown while planning (mayBeUnknown) is
+// tested for references not known yet too (see firstOr), and a try of a
+// kind other than a scalar one marks it as not known as a whole where it
+// is not known in full (see wholly).
 func convTry(cl *call) ast.Expr {
 	switch {
 	case len(cl.args) == 0 || cl.expand:
@@ -272,24 +276,61 @@ func convTry(cl *call) ast.Expr {
 		return cl.lib("try", append(args, x)...)
 	}
 	pending := pendingOf(cl.kinds)
+	k := tryKind(cl.kinds)
 	for j := len(tested) - 1; j >= 0; j-- {
 		a := cl.args[tested[j]]
-		switch {
-		case pending != nil && unknown[j]:
-			var reads ast.Expr
-			if cl.readsPending != nil {
+		value := a
+		var reads ast.Expr
+		if unknown[j] {
+			if pending != nil && cl.readsPending != nil {
 				reads = cl.readsPending(cl.src[tested[j]])
 			}
-			x = orElse(a, x, pending, reads)
-		case mayBeScalar(cl.kinds) && unknown[j]:
-			x = orElse(a, x, scalarPending(cl, a), nil)
-		default:
-			// a is known while planning, or of a kind with no type to
-			// stand for it.
-			x = firstOr(a, x)
+			if !k.isScalar() {
+				value = wholly(cl, a, k)
+			}
 		}
+		x = firstOr(cl, a, value, x, pending, reads)
 	}
 	return x
+}
+
+// wholly is a value a where it is known in full, and where it holds a
+// value not known yet, a value not known as a whole, of a's kind:
+//
+//	[if json.Marshal(a) == _|_ {a | {#unknown: true}}, a][0]
+//
+// OpenTofu's try is wholly unknown where its argument reads a value not
+// known yet: try(aws_instance.web[0], null) while the instance's id is
+// not known, and so is every attribute read from it, its ami too; in CUE
+// the struct would be known but for its id. A disjunction of a and a
+// struct marked cueform.Unknown, neither by default, is a value (a try
+// around it takes it, a reference to it waits) of which nothing is
+// known: an attribute, its length or a comparison is not known either,
+// and the engine decodes it as not known. For a list the other
+// alternative is the empty list, marked. A scalar not known yet is
+// already not known: the try of a scalar kind needs none of this.
+func wholly(cl *call, a ast.Expr, k kind) ast.Expr {
+	other := []ast.Decl{&ast.Field{Label: ast.NewIdent(cueform.Unknown), Value: ast.NewBool(true)}}
+	if k == kindList {
+		other = append(other, &ast.EmbedDecl{Expr: ast.NewList()})
+	}
+	notKnown := binary(token.OR, a, &ast.StructLit{Elts: other})
+	return index(list(
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: binary(token.EQL, cl.std("json", "Marshal", a), &ast.BottomLit{})}}, Value: embed(notKnown)},
+		a,
+	), intLit(0))
+}
+
+// tryKind is the kind of a try's result: its arguments' kinds joined,
+// those the analysis does not know left out.
+func tryKind(kinds []kind) kind {
+	k := kinds[len(kinds)-1]
+	for _, other := range kinds {
+		if other != kindUnknown {
+			k = join(k, other)
+		}
+	}
+	return k
 }
 
 // maxTry is the most arguments the library's #try takes, the last one
@@ -332,45 +373,12 @@ func plainFallback(b ast.Expr, inResource bool) bool {
 	return false
 }
 
-// mayBeScalar is whether no argument of a try is known to be a list or
-// a map.
-func mayBeScalar(kinds []kind) bool {
-	for _, k := range kinds {
-		if k == kindList || k == kindMap {
-			return false
-		}
-	}
-	return true
-}
-
-// scalarPending is the value of try's argument a while it is not known
-// yet, where the try's kind is not known when converting (try(r.bucket,
-// null)): a's type where that is a scalar one, tofu.#pending's, so that a
-// template or function of it is not known either (see unknown.go); the
-// incomplete test evaluates(a) otherwise:
-//
-//	[if [P] != _|_ {P}, C][0]
-func scalarPending(cl *call, a ast.Expr) ast.Expr {
-	p := cl.lib("pending", a)
-	scalar := &ast.BinaryExpr{X: list(p), Op: token.NEQ, Y: &ast.BottomLit{}}
-	return index(list(
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: scalar}}, Value: embed(p)},
-		evaluates(a, token.NEQ),
-	), intLit(0))
-}
-
 // pendingOf is the value of a try not known yet where the last argument
 // is of a scalar kind and no other argument is known to be of another
 // (try(r[0].arn, "")): string, number or bool; nil for any other (see
 // convTry).
 func pendingOf(kinds []kind) ast.Expr {
-	k := kinds[len(kinds)-1]
-	for _, other := range kinds {
-		if other != kindUnknown {
-			k = join(k, other)
-		}
-	}
-	switch k {
+	switch tryKind(kinds) {
 	case kindString:
 		return ident("string")
 	case kindInt, kindNumber:
@@ -390,70 +398,51 @@ func pendingOf(kinds []kind) ast.Expr {
 
 // firstOr is a, or b where a is an error:
 //
-//	[if C {a}, b][0]
+//	[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]
 //
-// where C is evaluates(a). While a is not known yet, C is not, and
-// neither is the list nor the result: it is an incomplete error, never b.
-// Each test of a evaluates a again (CUE v0.17.1), so a is tested once;
-// b, the list's last element, is evaluated only where it is taken.
-func firstOr(a, b ast.Expr) ast.Expr {
-	return index(list(
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: evaluates(a, token.NEQ)}}, Value: embed(a)},
-		b,
-	), intLit(0))
-}
-
-// orElse is firstOr(a, b), but for the time a is not known yet: then
-// firstOr's result is an incomplete error, and a try around this one
-// would take that for an error, and so take its own fallback where
-// OpenTofu's result is unknown: try(module.m.arn, x), where the module's
-// output is try(r[0].arn, "") (s3-bucket/examples/directory-bucket). So while a is not known yet, the result is pending,
-// the try's type where its kind is a scalar one (see pendingOf and
-// scalarPending), a value not known yet:
+// The test, V, is true where a is a value, known or not (a type such as
+// string, a list the provider decides, [] | [string, ...string], a
+// struct holding such values): the disjunction keeps it and drops an
+// error, and the bytes 'error' are no OpenTofu value. So an argument not
+// known yet is the try's value, not known either, as in OpenTofu. (A
+// comparison, (*a | 'error') != 'error', is not known while a struct
+// holds a value not known yet, and left the try an error.) b, the list's
+// last element, is evaluated only where it is taken.
 //
-//	[if (C) == _|_ {string}, [if C {a}, b][0]][0]
+// A value not known yet inside a is not always a value itself: where a
+// computes with one (coalesce's test of a string not known yet, a for
+// over a list not known yet), CUE's result is an incomplete error, which
+// the disjunction drops as it drops an error. OpenTofu's try is not known
+// where the argument reads a value not known yet, whether it fails or
+// not; reads, where it is not nil, is true while a reference a reads is
+// one (readsPending), and the result is then pending, the try's type
+// (pendingOf) where a is an error:
 //
-// C is never an error of its own, only incomplete while a is not known
-// yet, so C == _|_ says exactly that. The inner list is incomplete then,
-// but it is not the element taken. Only a scalar type will do: CUE
-// takes an open list or struct for an empty one (len([...]) is 0), so
-// that a function of [...] or _ would be known, and wrong, where the
-// incomplete error leaves it unknown; and the engine takes an argument
-// that admits null for one the provider may decide, where this one is
-// the configuration's.
-//
-// A value not known yet inside a is not always a itself: where a
-// computes with it (coalesce's test of a string not known yet, an
-// interpolation of one), CUE's result is an incomplete error, which the
-// disjunction of C drops as it drops an error, so C is false, not
-// incomplete. reads, where it is not nil, is true while a reference a
-// reads is a scalar not known yet (readsPending); where a is an error
-// then, the result is pending too, as OpenTofu's is unknown:
-//
-//	[if (C) == _|_ {string}, [if C {a}, if R {string}, b][0]][0]
+//	[if V {a}, if R {string}, b][0]
 //
 // (terraform-aws-ec2-instance's try(coalesce(var.security_group_name,
-// var.name), "") in a module called with a name not known yet).
-func orElse(a, b, pending, reads ast.Expr) ast.Expr {
-	// (C) == _|_, parenthesized for the reader: the operators have the
-	// same precedence and would group the same way.
-	unknown := &ast.BinaryExpr{X: &ast.ParenExpr{X: evaluates(a, token.NEQ)}, Op: token.EQL, Y: &ast.BottomLit{}}
-	inner := firstOr(a, b)
-	if reads != nil {
-		l := inner.(*ast.IndexExpr).X.(*ast.ListLit)
-		guard := &ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: reads}}, Value: embed(pending)}
-		l.Elts = append(l.Elts[:1:1], guard, b)
+// var.name), "") in a module called with a name not known yet; eks's
+// try(flatten(aws_eks_node_group.this[0].resources[*]...), [])).
+//
+// value is what the try gives where a is a value: a, or a marked as not
+// known as a whole while it is not known in full (see wholly).
+func firstOr(cl *call, a, value, b, pending, reads ast.Expr) ast.Expr {
+	cl.c.imports[libImport] = true
+	kinds := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#value")}
+	elts := []ast.Expr{&ast.Comprehension{
+		Clauses: []ast.Clause{&ast.IfClause{Condition: binary(token.NEQ, list(binary(token.AND, orError(a), kinds)), &ast.BottomLit{})}},
+		Value:   embed(value),
+	}}
+	if reads != nil && pending != nil {
+		elts = append(elts, &ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: reads}}, Value: embed(pending)})
 	}
-	return index(list(
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: unknown}}, Value: embed(pending)},
-		inner,
-	), intLit(0))
+	return index(list(append(elts, b)...), intLit(0))
 }
 
 // readsPending is the condition that one of the references e reads is a
 // value not known yet (a type, string; a list the provider decides,
 // [] | [string, ...string]), or nil where e is a reference itself (then
-// it is what a try tests, see orElse) or reads none that may be unknown:
+// it is what a try tests, see firstOr) or reads none that may be unknown:
 //
 //	x == _|_ && [(*x | 'error') & tofu.#scalar] != _|_ || len(l) == _|_ && [(*l | 'error') & [...]] != _|_ || ...
 //

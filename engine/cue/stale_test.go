@@ -14,7 +14,7 @@ import (
 // Where the graph has it (a direct reference), nothing is learned. A
 // coalesce waiting for the data source inside try was one the graph
 // missed until try's probe read the references of its argument (see
-// convert's orElse): the graph sees it now, and the plan is right
+// convert's firstOr): the graph sees it now, and the plan is right
 // without a second run.
 func TestHiddenDependency(t *testing.T) {
 	for _, c := range []struct {
