@@ -131,7 +131,7 @@ func TestLoadTreeConfined(t *testing.T) {
 // given with --allow-read that holds it; one beside it does not widen it.
 func TestReadRoot(t *testing.T) {
 	top := t.TempDir()
-	for _, f := range []string{"repo/.git/HEAD", "repo/modules/m/main.tf", "plain/a/b/main.tf", "other/x.tpl"} {
+	for _, f := range []string{"repo/.git/HEAD", "repo/modules/m/main.tf", "plain/a/b/main.tf", "other/x.tpl", "linked/.git/HEAD", "shared/mod/main.tf"} {
 		p := filepath.Join(top, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -140,11 +140,19 @@ func TestReadRoot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A repository that reaches modules through a link (a test's link
+	// to shared material) does not hold them: os.Root would refuse
+	// every read through the link.
+	if err := os.Symlink(filepath.Join(top, "shared"), filepath.Join(top, "linked", "shared")); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		root      string
 		allowRead []string
 		want      string
 	}{
+		{"linked/shared/mod", nil, "linked/shared/mod"},
+		{"linked/shared/mod", []string{"linked/shared"}, "linked/shared"},
 		{"repo/modules/m", nil, "repo"},
 		{"plain/a/b", nil, "plain/a/b"},
 		{"plain/a/b", []string{"plain"}, "plain"},
