@@ -83,6 +83,8 @@ const (
 // type (its length, an attribute not known yet), as OpenTofu's
 // expressions do, and the value itself is decoded as not known, as
 // OpenTofu plans it; a value built from it (a for) is not marked.
+// convert marks with it the other alternative of a try's value that is
+// not known in full, a | {#unknown: true}, of which nothing is known.
 const Unknown = "#unknown"
 
 // Library is the import name of the tofu library package, written beside
