@@ -211,7 +211,7 @@
 //   - base64sha512 (CUE standard library): `base64.Encode(null, sha512.Sum512(s))`
 //   - basename (CUE standard library): `path.Base(p, path.Unix)`
 //   - bcrypt (unknown at plan): `string`: a random salt makes every hash different
-//   - can (CUE expression): `(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not
+//   - can (CUE expression): `(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; where x computes with a reference that is a string, number, bool or list not known yet, `[if R {bool}, C][0]`, not known either, as in OpenTofu (try's test of the references); a value computed from one not known yet of another kind by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not
 //   - ceil (CUE standard library): `math.Ceil(x)`
 //   - chomp (tofu library): `tofu.#chomp`: the newlines (\n, \r\n, \r) at the end removed
 //   - chunklist (tofu library): `tofu.#chunklist`: lists of at most size elements; size 0 is the whole list as one chunk

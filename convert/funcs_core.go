@@ -18,14 +18,25 @@ import (
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
 	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#try & {#args: [*a | 'error', b]}` of up to six where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is made a value of which nothing is known (`a | {#unknown: true}`, neither by default: OpenTofu's try of it is wholly unknown, and so is an attribute read from it); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
-	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; a value computed from one not known yet by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", conv: func(cl *call) ast.Expr {
+	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; where x computes with a reference that is a string, number, bool or list not known yet, `[if R {bool}, C][0]`, not known either, as in OpenTofu (try's test of the references); a value computed from one not known yet of another kind by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
 		}
 		if _, _, refused := cl.c.refusal(cl.src[0]); refused {
 			return ast.NewBool(false) // it fails whatever it is given
 		}
-		return paren(evaluates(cl.args[0], token.NEQ))
+		test := evaluates(cl.args[0], token.NEQ)
+		if cl.readsPending == nil {
+			return paren(test)
+		}
+		if reads := cl.readsPending(cl.src[0]); reads != nil {
+			// OpenTofu's can is not known where its argument reads a
+			// value not known yet, as try's is (see firstOr): a value
+			// computed from one is an incomplete error in CUE, which
+			// the test takes for an error.
+			return index(list(&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: reads}}, Value: embed(ident("bool"))}, test), intLit(0))
+		}
+		return paren(test)
 	}},
 	"lookup": {how: byExpr, note: "`m[k]`, and with a default `tofu.#lookup` (`m[k]` or the default itself where an object type fixes whether the key is there), which decides from the map's keys whether to take the default, so that an element not known yet leaves the result unknown; a map not known yet (a computed map attribute) has no keys yet and gives the default, where OpenTofu's result is unknown", conv: func(cl *call) ast.Expr {
 		switch {
