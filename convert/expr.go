@@ -289,10 +289,48 @@ func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
 			return cmp, kindBool
 		}
 		if cmp, ok := nullComparison(op, x, xk, y, yk); ok {
-			return cmp, kindBool
+			side, sx := e.LHS, x
+			if isNullLit(x) {
+				side, sx = e.RHS, y
+			}
+			return c.pendingNullTest(side, sx, cmp), kindBool
 		}
 	}
 	return binary(op, x, y), kindBool
+}
+
+// pendingNullTest is cmp, a null comparison of x (the conversion of e),
+// except where x is an error while a reference it reads is not known
+// yet: then the comparison is not known either (bool), as in OpenTofu,
+// where cmp's guard takes an error for a value that cannot be null (an
+// interpolation of a value not known yet):
+//
+//	[if [(*x | 'error') & tofu.#value] == _|_ if R {bool}, cmp][0]
+//
+// R is readsPending of e, or of the expression of the local value e
+// reads (fabric's agent-engine: local._effective_identity ==
+// null, the local a coalesce of tries of computed attributes, an
+// incomplete error in CUE while they are not known).
+func (c *converter) pendingNullTest(e hclsyntax.Expression, x, cmp ast.Expr) ast.Expr {
+	if st, ok := e.(*hclsyntax.ScopeTraversalExpr); ok && st.Traversal.RootName() == "local" && len(st.Traversal) == 2 {
+		if at, ok := st.Traversal[1].(hcl.TraverseAttr); ok {
+			if l := c.m.Locals[at.Name]; l != nil {
+				if le, ok := l.Expr.(hclsyntax.Expression); ok {
+					e = le
+				}
+			}
+		}
+	}
+	reads := c.readsPending(e)
+	if reads == nil {
+		return cmp
+	}
+	c.imports[libImport] = true
+	isError := binary(token.EQL, list(binary(token.AND, orError(x), &ast.SelectorExpr{X: ident(libImport), Sel: ident("#value")})), &ast.BottomLit{})
+	return index(list(
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: isError}, &ast.IfClause{Condition: reads}}, Value: embed(ident("bool"))},
+		cmp,
+	), intLit(0))
 }
 
 // knownNullComparison is whether e compares with null a value that is
