@@ -319,15 +319,24 @@ func convTry(cl *call) ast.Expr {
 // known: an attribute, its length or a comparison is not known either,
 // and the engine decodes it as not known. For a list the other
 // alternative is the empty list, marked. A scalar not known yet is
-// already not known: the try of a scalar kind needs none of this.
+// already not known: the try of a scalar kind needs none of this, and
+// where the analysis does not know the kind, only a list or struct is
+// marked.
 func wholly(cl *call, a ast.Expr, k kind) ast.Expr {
 	other := []ast.Decl{&ast.Field{Label: ast.NewIdent(cueform.Unknown), Value: ast.NewBool(true)}}
 	if k == kindList {
 		other = append(other, &ast.EmbedDecl{Expr: ast.NewList()})
 	}
 	notKnown := binary(token.OR, a, &ast.StructLit{Elts: other})
+	clauses := []ast.Clause{&ast.IfClause{Condition: binary(token.EQL, cl.std("json", "Marshal", a), &ast.BottomLit{})}}
+	if k == kindUnknown {
+		// Only a list or a struct: a scalar not known yet is already
+		// not known, and of its own type.
+		collection := paren(binary(token.OR, list(&ast.Ellipsis{}), &ast.StructLit{Elts: []ast.Decl{&ast.Ellipsis{}}}))
+		clauses = append(clauses, &ast.IfClause{Condition: binary(token.NEQ, list(binary(token.AND, orError(a), collection)), &ast.BottomLit{})})
+	}
 	return index(list(
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: binary(token.EQL, cl.std("json", "Marshal", a), &ast.BottomLit{})}}, Value: embed(notKnown)},
+		&ast.Comprehension{Clauses: clauses, Value: embed(notKnown)},
 		a,
 	), intLit(0))
 }
@@ -437,17 +446,50 @@ func pendingOf(kinds []kind) ast.Expr {
 //
 // value is what the try gives where a is a value: a, or a marked as not
 // known as a whole while it is not known in full (see wholly).
+//
+// A list or object a builds with brackets or braces is tested element by
+// element too: an element that is an incomplete error (an attribute an
+// object does not have, next to one not known yet) does not make the
+// list one in CUE, where it makes the try's argument fail in OpenTofu
+// (terraform-aws-vpc's vpc-endpoints: try([each.value.dns_options], [])).
 func firstOr(cl *call, a, value, b, pending, reads ast.Expr) ast.Expr {
 	cl.c.imports[libImport] = true
 	kinds := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#value")}
-	elts := []ast.Expr{&ast.Comprehension{
-		Clauses: []ast.Clause{&ast.IfClause{Condition: binary(token.NEQ, list(binary(token.AND, orError(a), kinds)), &ast.BottomLit{})}},
-		Value:   embed(value),
-	}}
+	isValue := func(x ast.Expr) ast.Expr {
+		return binary(token.NEQ, list(binary(token.AND, orError(x), kinds)), &ast.BottomLit{})
+	}
+	clauses := []ast.Clause{&ast.IfClause{Condition: isValue(a)}}
+	for _, e := range builtElements(a) {
+		clauses = append(clauses, &ast.IfClause{Condition: isValue(e)})
+	}
+	elts := []ast.Expr{&ast.Comprehension{Clauses: clauses, Value: embed(value)}}
 	if reads != nil && pending != nil {
 		elts = append(elts, &ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: reads}}, Value: embed(pending)})
 	}
 	return index(list(append(elts, b)...), intLit(0))
+}
+
+// builtElements is the elements of a list or struct literal x, those
+// that are expressions of their own (not comprehensions).
+func builtElements(x ast.Expr) []ast.Expr {
+	var out []ast.Expr
+	switch x := x.(type) {
+	case *ast.ListLit:
+		for _, e := range x.Elts {
+			switch e.(type) {
+			case *ast.Comprehension, *ast.Ellipsis:
+			default:
+				out = append(out, e)
+			}
+		}
+	case *ast.StructLit:
+		for _, d := range x.Elts {
+			if f, ok := d.(*ast.Field); ok {
+				out = append(out, f.Value)
+			}
+		}
+	}
+	return out
 }
 
 // readsPending is the condition that one of the references e reads is a
@@ -455,21 +497,22 @@ func firstOr(cl *call, a, value, b, pending, reads ast.Expr) ast.Expr {
 // [] | [string, ...string]), or nil where e is a reference itself (then
 // it is what a try tests, see firstOr) or reads none that may be unknown:
 //
-//	x == _|_ && [(*x | 'error') & tofu.#scalar] != _|_ || len(l) == _|_ && [(*l | 'error') & [...]] != _|_ || ...
+//	x == _|_ && [(*x | 'error') & tofu.#scalar] != _|_ || len(l) == _|_ && [(*l | 'error') & ([...] | {...})] != _|_ || ...
 //
 // x == _|_ holds for a type and for an error, and the probe keeps the
 // type and makes an error of an error, null, a list or a struct (see
 // unknownGuard, which asks instead that every reference be a scalar). A
 // list known to be one (l) is tested by its length, which is not known
 // while the list is one of two, and its probe keeps a list; a reference
-// of a kind the analysis does not know is tested both ways, (y == _|_ ||
-// len(y) == _|_) && [(*y | 'error') & (tofu.#scalar | [...])] != _|_.
+// of a kind the analysis does not know is tested both ways, each with its
+// own probe. References that are known while planning (count.index,
+// each.key, a root module's variables) are not tested.
 func (c *converter) readsPending(e hclsyntax.Expression) ast.Expr {
 	if _, ref := e.(*hclsyntax.ScopeTraversalExpr); ref || c.inUnknown || !c.mayBeUnknown(e) {
 		return nil
 	}
 	var cond ast.Expr
-	refs, kinds := c.readRefs(e)
+	refs, kinds := c.readRefs(e, true)
 	for i, r := range refs {
 		if id, ok := r.(*ast.Ident); ok && (id.Name == "string" || id.Name == "number" || id.Name == "bool") {
 			continue // a call of timestamp or uuid: a is not known yet itself
@@ -480,20 +523,26 @@ func (c *converter) readsPending(e hclsyntax.Expression) ast.Expr {
 			c.imports[libImport] = true
 			return &ast.SelectorExpr{X: ident(libImport), Sel: ident("#scalar")}
 		}
-		var test, probe ast.Expr
+		probed := func(test, probe ast.Expr) ast.Expr {
+			return binary(token.LAND, test, binary(token.NEQ, list(binary(token.AND, orError(r), probe)), &ast.BottomLit{}))
+		}
+		// A list's probe is a disjunction: CUE v0.17.1 keeps an
+		// incomplete error (an attribute an open struct does not have)
+		// unified with [...] alone, and drops it with a disjunction.
+		collection := paren(binary(token.OR, list(&ast.Ellipsis{}), &ast.StructLit{Elts: []ast.Decl{&ast.Ellipsis{}}}))
+		var one ast.Expr
 		switch kinds[i] {
 		case kindMap:
 			continue
 		case kindList:
-			test, probe = lenPending, list(&ast.Ellipsis{})
+			one = probed(lenPending, collection)
 		case kindUnknown:
-			// Either: a list's length, a string's, or a struct's, is
-			// known where the value is.
-			test, probe = paren(binary(token.LOR, isType, lenPending)), paren(binary(token.OR, scalar(), list(&ast.Ellipsis{})))
+			// Either, each with its own probe: len of a known number or
+			// bool is an error too.
+			one = binary(token.LOR, probed(isType, scalar()), probed(lenPending, collection))
 		default:
-			test, probe = isType, scalar()
+			one = probed(isType, scalar())
 		}
-		one := binary(token.LAND, test, binary(token.NEQ, list(binary(token.AND, orError(r), probe)), &ast.BottomLit{}))
 		if cond == nil {
 			cond = one
 		} else {

@@ -252,7 +252,7 @@ func (c *converter) unknownRefs(e hclsyntax.Expression) []ast.Expr {
 	if c.inUnknown || !c.mayBeUnknown(e) {
 		return nil
 	}
-	refs, kinds := c.readRefs(e)
+	refs, kinds := c.readRefs(e, false)
 	for _, k := range kinds {
 		if k == kindList || k == kindMap {
 			return nil
@@ -263,14 +263,17 @@ func (c *converter) unknownRefs(e hclsyntax.Expression) []ast.Expr {
 
 // readRefs is the references e reads, converted, with their kinds, and
 // its calls of timestamp or uuid (string).
-func (c *converter) readRefs(e hclsyntax.Expression) ([]ast.Expr, []kind) {
+//
+// With mayBeUnknown set, only the references that may not be known while
+// planning are returned (not count.index, each.key, path.module, ...).
+func (c *converter) readRefs(e hclsyntax.Expression, mayBeUnknown bool) ([]ast.Expr, []kind) {
 	var refs []ast.Expr
 	var kinds []kind
 	seen := map[string]bool{}
 	diags, reasons := len(c.diags), len(c.reasons)
 	for _, t := range hclsyntax.Variables(e) {
 		text := traversalText(t)
-		if seen[text] {
+		if seen[text] || mayBeUnknown && !c.a.traversalMayBeUnknown(c, t) {
 			continue
 		}
 		seen[text] = true
