@@ -325,10 +325,8 @@ func (c *converter) pendingNullTest(e hclsyntax.Expression, x, cmp ast.Expr) ast
 	if reads == nil {
 		return cmp
 	}
-	c.imports[libImport] = true
-	isError := binary(token.EQL, list(binary(token.AND, orError(x), &ast.SelectorExpr{X: ident(libImport), Sel: ident("#value")})), &ast.BottomLit{})
 	return index(list(
-		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: isError}, &ast.IfClause{Condition: reads}}, Value: embed(ident("bool"))},
+		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: c.valueTest(x, token.EQL)}, &ast.IfClause{Condition: reads}}, Value: embed(ident("bool"))},
 		cmp,
 	), intLit(0))
 }

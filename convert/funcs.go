@@ -96,6 +96,18 @@ func (cl *call) std(pkg, fn string, args ...ast.Expr) ast.Expr { return cl.c.std
 // lib is the call of the library definition name with args.
 func (cl *call) lib(name string, args ...ast.Expr) ast.Expr { return cl.c.lib(name, args...) }
 
+// libDef is the library's definition tofu.#name, importing the library.
+func (c *converter) libDef(name string) ast.Expr {
+	c.imports[libImport] = true
+	return &ast.SelectorExpr{X: ident(libImport), Sel: ident("#" + name)}
+}
+
+// valueTest is [(*x | 'error') & tofu.#value] != _|_ (op NEQ): whether
+// x is a value, known or not, rather than an error; == _|_ with op EQL.
+func (c *converter) valueTest(x ast.Expr, op token.Token) ast.Expr {
+	return binary(op, list(binary(token.AND, orError(x), c.libDef("value"))), &ast.BottomLit{})
+}
+
 // std is pkg.fn(args...), importing pkg into the file being written.
 func (c *converter) std(pkg, fn string, args ...ast.Expr) ast.Expr {
 	c.imports[pkg] = true

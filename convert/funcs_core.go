@@ -453,14 +453,9 @@ func pendingOf(kinds []kind) ast.Expr {
 // list one in CUE, where it makes the try's argument fail in OpenTofu
 // (terraform-aws-vpc's vpc-endpoints: try([each.value.dns_options], [])).
 func firstOr(cl *call, a, value, b, pending, reads ast.Expr) ast.Expr {
-	cl.c.imports[libImport] = true
-	kinds := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#value")}
-	isValue := func(x ast.Expr) ast.Expr {
-		return binary(token.NEQ, list(binary(token.AND, orError(x), kinds)), &ast.BottomLit{})
-	}
-	clauses := []ast.Clause{&ast.IfClause{Condition: isValue(a)}}
+	clauses := []ast.Clause{&ast.IfClause{Condition: cl.c.valueTest(a, token.NEQ)}}
 	for _, e := range builtElements(a) {
-		clauses = append(clauses, &ast.IfClause{Condition: isValue(e)})
+		clauses = append(clauses, &ast.IfClause{Condition: cl.c.valueTest(e, token.NEQ)})
 	}
 	elts := []ast.Expr{&ast.Comprehension{Clauses: clauses, Value: embed(value)}}
 	if reads != nil && pending != nil {
@@ -519,10 +514,6 @@ func (c *converter) readsPending(e hclsyntax.Expression) ast.Expr {
 		}
 		isType := binary(token.EQL, r, &ast.BottomLit{})
 		lenPending := binary(token.EQL, ast.NewCall(ident("len"), r), &ast.BottomLit{})
-		scalar := func() ast.Expr {
-			c.imports[libImport] = true
-			return &ast.SelectorExpr{X: ident(libImport), Sel: ident("#scalar")}
-		}
 		probed := func(test, probe ast.Expr) ast.Expr {
 			return binary(token.LAND, test, binary(token.NEQ, list(binary(token.AND, orError(r), probe)), &ast.BottomLit{}))
 		}
@@ -539,9 +530,9 @@ func (c *converter) readsPending(e hclsyntax.Expression) ast.Expr {
 		case kindUnknown:
 			// Either, each with its own probe: len of a known number or
 			// bool is an error too.
-			one = binary(token.LOR, probed(isType, scalar()), probed(lenPending, collection))
+			one = binary(token.LOR, probed(isType, c.libDef("scalar")), probed(lenPending, collection))
 		default:
-			one = probed(isType, scalar())
+			one = probed(isType, c.libDef("scalar"))
 		}
 		if cond == nil {
 			cond = one
