@@ -36,6 +36,8 @@ type analysis struct {
 	localsUnknown map[string]bool
 	// argumentsKnown caches configuredKnown, by TYPE.NAME.ATTR.
 	argumentsKnown map[string]bool
+	// dataRead caches dataKnown, by TYPE.NAME.
+	dataRead map[string]bool
 	// tolerant are the ranges of the arguments of try and can in the
 	// module's files (see tolerated), found on first use.
 	tolerant []hcl.Range
@@ -50,6 +52,7 @@ func newAnalysis(m *config.Module, called bool) *analysis {
 		localsRefined:  map[string]bool{},
 		localsUnknown:  map[string]bool{},
 		argumentsKnown: map[string]bool{},
+		dataRead:       map[string]bool{},
 	}
 }
 

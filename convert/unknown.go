@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/tofucue/tofucue/config"
 	tofufuncs "github.com/tofucue/tofucue/functions"
 )
 
@@ -28,12 +29,16 @@ import (
 //
 //	"\(x)-logs" | [if x == _|_ if [(*x | 'error') & tofu.#scalar] != _|_ {string}][0]
 //
-// over the references the expression reads: the guard is string while one
-// of them is not known yet and every one is a string, number or bool, and
-// an error otherwise (a reference that is an error, null, a list or a
+// over the references the expression reads that may not be known while
+// planning (not a root module's input, count.index or a data source read
+// while planning: see mayBeUnknown): the guard is string while one of
+// them is not known yet and every one is a string, number or bool, and an
+// error otherwise (a reference that is an error, null, a list or a
 // struct, or every one known), which the disjunction drops, leaving the
 // template itself. A reference that is a list or a struct (join(",",
-// var.names)) keeps the template alone, as before.
+// var.names)) keeps the template alone, as before. A reference known while
+// planning is not tested: where it is null beside one not known yet (an
+// error in OpenTofu's plan), the template's error shows at apply.
 
 // atPlan is whether function name's result is not known until apply: its
 // spec's phase says so (timestamp, uuid, bcrypt).
@@ -43,9 +48,10 @@ func atPlan(name string) bool {
 }
 
 // mayBeUnknown is whether e may have a value not known while planning: it
-// reads a resource, data source or module output, a variable of a called
-// module (the root's inputs are known), a local that may be unknown, an
-// iterator over a value that may be, or calls timestamp or uuid.
+// reads a resource, a data source read only during apply (see dataKnown),
+// a module output, a variable of a called module (the root's inputs are
+// known), a local that may be unknown, an iterator over a value that may
+// be, or calls timestamp or uuid.
 func (a *analysis) mayBeUnknown(in names, e hclsyntax.Expression) bool {
 	for _, t := range hclsyntax.Variables(e) {
 		if a.traversalMayBeUnknown(in, t) {
@@ -90,8 +96,108 @@ func (a *analysis) traversalMayBeUnknown(in names, t hcl.Traversal) bool {
 		}
 		at, ok := t[1].(hcl.TraverseAttr)
 		return !ok || a.localMayBeUnknown(at.Name)
+	case "data":
+		return !a.dataKnown(t)
 	}
 	return !a.configuredKnown(t)
+}
+
+// dataKnown is whether t reads a data source that is read while planning,
+// so that every attribute of it is known then: one of the root module
+// (a called module's may wait for its call's depends_on) whose
+// configuration is wholly known (its count, for_each, enabled, arguments
+// and nested blocks, dynamic ones included) and that depends on nothing
+// but data sources, as engine/hcl reads data sources and as OpenTofu does.
+func (a *analysis) dataKnown(t hcl.Traversal) bool {
+	if a.called || len(t) < 3 {
+		return false
+	}
+	typ, ok1 := t[1].(hcl.TraverseAttr)
+	name, ok2 := t[2].(hcl.TraverseAttr)
+	if !ok1 || !ok2 {
+		return false
+	}
+	key := typ.Name + "." + name.Name
+	r := a.m.DataResources[key]
+	if r == nil {
+		return false
+	}
+	if known, ok := a.dataRead[key]; ok {
+		return known
+	}
+	// A cycle adds nothing.
+	a.dataRead[key] = false
+	known := a.dataConfigKnown(r)
+	a.dataRead[key] = known
+	return known
+}
+
+// dataConfigKnown is dataKnown's test of a data source's configuration.
+func (a *analysis) dataConfigKnown(r *config.Resource) bool {
+	for _, tr := range r.DependsOn {
+		if tr.RootName() != "data" {
+			return false
+		}
+	}
+	for _, x := range []hcl.Expression{r.Count, r.ForEach, r.Enabled} {
+		if x != nil && !a.knownIn(noNames{}, x) {
+			return false
+		}
+	}
+	body, ok := r.Config.(*hclsyntax.Body)
+	if !ok {
+		return false
+	}
+	each := nameFacts{known: true}
+	return a.bodyKnown(within{noNames{}, map[string]nameFacts{"each": each}}, body)
+}
+
+// bodyKnown is whether every argument of body, and of its nested and
+// dynamic blocks, is known while planning; a dynamic block's iterator is
+// known where its for_each is.
+func (a *analysis) bodyKnown(in names, body *hclsyntax.Body) bool {
+	for _, attr := range body.Attributes {
+		if a.mayBeUnknown(in, attr.Expr) {
+			return false
+		}
+	}
+	for _, b := range body.Blocks {
+		if b.Type != "dynamic" {
+			if !a.bodyKnown(in, b.Body) {
+				return false
+			}
+			continue
+		}
+		if len(b.Labels) != 1 {
+			return false
+		}
+		iter := b.Labels[0]
+		var content *hclsyntax.Body
+		for name, attr := range b.Body.Attributes {
+			switch name {
+			case "for_each", "labels":
+				if a.mayBeUnknown(in, attr.Expr) {
+					return false
+				}
+			case "iterator":
+				if iter = hcl.ExprAsKeyword(attr.Expr); iter == "" {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		for _, inner := range b.Body.Blocks {
+			if inner.Type != "content" || content != nil {
+				return false
+			}
+			content = inner.Body
+		}
+		if content == nil || !a.bodyKnown(within{in, map[string]nameFacts{iter: {known: true}}}, content) {
+			return false
+		}
+	}
+	return true
 }
 
 // configuredKnown is whether t reads an argument of a managed resource
@@ -243,8 +349,9 @@ func (c *converter) unknownGuard(refs []ast.Expr) ast.Expr {
 	return index(list(&ast.Comprehension{Clauses: clauses, Value: embed(ident("string"))}), intLit(0))
 }
 
-// unknownRefs is what unknownGuard reads for e: the references e reads,
-// and its calls of timestamp or uuid (string); nil where e needs no guard:
+// unknownRefs is what unknownGuard reads for e: the references e reads
+// that may not be known while planning, and its calls of timestamp or
+// uuid (string); nil where e needs no guard:
 // inside another that has one, where it reads no value that may be
 // unknown, and where one of its references is known to be a list or a
 // map, for which the guard would be an error.
@@ -252,12 +359,13 @@ func (c *converter) unknownRefs(e hclsyntax.Expression) []ast.Expr {
 	if c.inUnknown || !c.mayBeUnknown(e) {
 		return nil
 	}
-	refs, kinds := c.readRefs(e, false)
+	_, kinds := c.readRefs(e, false)
 	for _, k := range kinds {
 		if k == kindList || k == kindMap {
 			return nil
 		}
 	}
+	refs, _ := c.readRefs(e, true)
 	return refs
 }
 
