@@ -276,7 +276,7 @@
 //   - rsadecrypt (at conversion): worked out at conversion when its arguments are constants; otherwise not converted: CUE has no RSA
 //   - sensitive (CUE expression): the value itself: CUE has no sensitive values
 //   - setintersection (tofu library): `tofu.#setintersection`: a set in OpenTofu's order (see toset)
-//   - setproduct (CUE expression): a list comprehension over lists; where an argument may be a set the product is a set of lists, which OpenTofu orders by hash, and is not converted
+//   - setproduct (CUE expression): a list comprehension over lists; where an argument may be a set, the comprehension made a set of tuples in OpenTofu's order, where the analysis knows every argument's element type (not converted otherwise)
 //   - setsubtract (tofu library): `tofu.#setsubtract`: a set in OpenTofu's order (see toset)
 //   - setunion (tofu library): `tofu.#setunion`: a set in OpenTofu's order (see toset)
 //   - sha1 (CUE standard library): `hex.Encode(sha1.Sum(s))`

@@ -50,7 +50,7 @@ var collectionFuncs = map[string]function{
 		return cl.c.libList("setunion", cl.argList())
 	}},
 	"setsubtract": {how: byLibrary, note: "`tofu.#setsubtract`: a set in OpenTofu's order (see toset)", conv: libCall("setsubtract", 2, 2)},
-	"setproduct":  {how: byExpr, note: "a list comprehension over lists; where an argument may be a set the product is a set of lists, which OpenTofu orders by hash, and is not converted", conv: convSetProduct},
+	"setproduct":  {how: byExpr, note: "a list comprehension over lists; where an argument may be a set, the comprehension made a set of tuples in OpenTofu's order, where the analysis knows every argument's element type (not converted otherwise)", conv: convSetProduct},
 	"slice": {how: byStdlib, note: "`list.Slice(l, start, end)`", conv: func(cl *call) ast.Expr {
 		if !cl.arity(3, 3) {
 			return cl.fail("slice takes three arguments.")
@@ -345,13 +345,26 @@ func (cl *call) rangeStep(start ast.Expr) ast.Expr {
 
 // convSetProduct writes setproduct of lists as a comprehension: every
 // combination of their elements, the first argument's varying slowest.
+// Where an argument may be a set, OpenTofu's product is a set of tuples
+// (go-cty's SetProductFunc): the comprehension made a set (setOf), which
+// needs the element type of every argument (a set's or list's element
+// type, or the one type of a tuple's elements) known in full.
 func convSetProduct(cl *call) ast.Expr {
 	if cl.expand || len(cl.args) < 2 {
 		return cl.fail("setproduct takes at least two arguments, not an expanded list.")
 	}
+	lists := true
 	for _, a := range cl.src {
-		if !cl.c.sequence(a) {
-			return cl.fail("An argument may be a set: the product of sets is a set of lists, which OpenTofu orders by hash; CUE cannot reproduce that order.")
+		lists = lists && cl.c.sequence(a)
+	}
+	var elemTys []cty.Type
+	if !lists {
+		for _, a := range cl.src {
+			et, ok := productElementType(cl.c.typeOf(a))
+			if !ok {
+				return cl.fail("An argument may be a set whose element type is not known: the product of sets is a set of lists, which OpenTofu orders by the serialization of their elements' type.")
+			}
+			elemTys = append(elemTys, et)
 		}
 	}
 	var clauses []ast.Clause
@@ -361,7 +374,34 @@ func convSetProduct(cl *call) ast.Expr {
 		clauses = append(clauses, &ast.ForClause{Value: x, Source: a})
 		elems = append(elems, x)
 	}
-	return list(&ast.Comprehension{Clauses: clauses, Value: embed(list(elems...))})
+	product := list(&ast.Comprehension{Clauses: clauses, Value: embed(list(elems...))})
+	if lists {
+		return product
+	}
+	return cl.c.setOf(product, cty.Tuple(elemTys), nil)
+}
+
+// productElementType is the element type setproduct takes from an
+// argument of type ty: a set's or a list's, or the one type of a tuple's
+// elements; false where it is not known in full, or where a tuple's
+// elements differ in type (their conversion is not written).
+func productElementType(ty cty.Type) (cty.Type, bool) {
+	var et cty.Type
+	switch {
+	case ty.IsSetType() || ty.IsListType():
+		et = ty.ElementType()
+	case ty.IsTupleType() && len(ty.TupleElementTypes()) > 0:
+		ets := ty.TupleElementTypes()
+		for _, t := range ets[1:] {
+			if !t.Equals(ets[0]) {
+				return cty.NilType, false
+			}
+		}
+		et = ets[0]
+	default:
+		return cty.NilType, false
+	}
+	return et, et != cty.NilType && !et.HasDynamicTypes()
 }
 
 // sequence reports whether an expression is known to be a list or tuple,
