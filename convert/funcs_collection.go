@@ -405,30 +405,8 @@ func productElementType(ty cty.Type) (cty.Type, bool) {
 }
 
 // sequence reports whether an expression is known to be a list or tuple,
-// not a set.
+// not a set: of the type the analysis gives it.
 func (c *converter) sequence(e hcl.Expression) bool {
-	switch e := e.(type) {
-	case *hclsyntax.ParenthesesExpr:
-		return c.sequence(e.Expression)
-	case *hclsyntax.TupleConsExpr:
-		return true
-	case *hclsyntax.ForExpr:
-		return e.KeyExpr == nil
-	case *hclsyntax.FunctionCallExpr:
-		switch e.Name {
-		case "tolist", "concat", "flatten", "range", "split", "keys", "values", "formatlist", "compact",
-			"sort", "distinct", "reverse", "slice", "chunklist", "regexall", "matchkeys":
-			return true
-		}
-	case *hclsyntax.ScopeTraversalExpr:
-		t := e.Traversal
-		if len(t) == 2 && t.RootName() == "var" {
-			if a, ok := t[1].(hcl.TraverseAttr); ok {
-				if v := c.m.Variables[a.Name]; v != nil {
-					return v.Type.IsListType() || v.Type.IsTupleType()
-				}
-			}
-		}
-	}
-	return false
+	ty := c.typeOf(e)
+	return ty.IsListType() || ty.IsTupleType()
 }
