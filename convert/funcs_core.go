@@ -7,6 +7,7 @@ import (
 
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/token"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
@@ -393,10 +394,10 @@ func plainFallback(b ast.Expr, inResource bool) bool {
 	return false
 }
 
-// pendingOf is the value of a try not known yet where the last argument
-// is of a scalar kind and no other argument is known to be of another
-// (try(r[0].arn, "")): string, number or bool; nil for any other (see
-// convTry).
+// pendingOf is the value of a try not known yet (see convTry): the type
+// of the scalar kind that the last argument has and no other argument
+// contradicts (try(r[0].arn, "")), string, number or bool; a list not
+// known yet; _ for a map or object and where the kind is not known.
 func pendingOf(kinds []kind) ast.Expr {
 	switch tryKind(kinds) {
 	case kindString:
@@ -413,7 +414,11 @@ func pendingOf(kinds []kind) ast.Expr {
 		some := &ast.ListLit{Elts: []ast.Expr{ident("_"), &ast.Ellipsis{Type: ident("_")}}}
 		return binary(token.OR, ast.NewList(), some)
 	}
-	return nil
+	// Of a map or object, or of a kind the analysis does not know
+	// (try(r[0].block[0].data, null)): a value of which nothing is known,
+	// which a read from waits for and the engine decodes as not known, as
+	// OpenTofu's try of a value not known yet is of no type.
+	return ident("_")
 }
 
 // firstOr is a, or b where a is an error:
@@ -489,8 +494,10 @@ func builtElements(x ast.Expr) []ast.Expr {
 
 // readsPending is the condition that one of the references e reads is a
 // value not known yet (a type, string; a list the provider decides,
-// [] | [string, ...string]), or nil where e is a reference itself (then
-// it is what a try tests, see firstOr) or reads none that may be unknown:
+// [] | [string, ...string]), or nil where e reads none that may be
+// unknown. Where e is a reference itself, what a try tests as it is (see
+// firstOr), the condition is that the value it reads from is not known as
+// a whole (parentPending). Otherwise:
 //
 //	x == _|_ && [(*x | 'error') & tofu.#scalar] != _|_ || len(l) == _|_ && [(*l | 'error') & ([...] | {...})] != _|_ || ...
 //
@@ -503,8 +510,11 @@ func builtElements(x ast.Expr) []ast.Expr {
 // own probe. References that are known while planning (count.index,
 // each.key, a root module's variables) are not tested.
 func (c *converter) readsPending(e hclsyntax.Expression) ast.Expr {
-	if _, ref := e.(*hclsyntax.ScopeTraversalExpr); ref || c.inUnknown || !c.mayBeUnknown(e) {
+	if c.inUnknown || !c.mayBeUnknown(e) {
 		return nil
+	}
+	if t, ref := e.(*hclsyntax.ScopeTraversalExpr); ref {
+		return c.parentPending(t.Traversal)
 	}
 	var cond ast.Expr
 	refs, kinds := c.readRefs(e, true)
@@ -512,35 +522,146 @@ func (c *converter) readsPending(e hclsyntax.Expression) ast.Expr {
 		if id, ok := r.(*ast.Ident); ok && (id.Name == "string" || id.Name == "number" || id.Name == "bool") {
 			continue // a call of timestamp or uuid: a is not known yet itself
 		}
-		isType := binary(token.EQL, r, &ast.BottomLit{})
-		lenPending := binary(token.EQL, ast.NewCall(ident("len"), r), &ast.BottomLit{})
-		probed := func(test, probe ast.Expr) ast.Expr {
-			return binary(token.LAND, test, binary(token.NEQ, list(binary(token.AND, orError(r), probe)), &ast.BottomLit{}))
-		}
-		// A list's probe is a disjunction: CUE v0.17.1 keeps an
-		// incomplete error (an attribute an open struct does not have)
-		// unified with [...] alone, and drops it with a disjunction.
-		collection := paren(binary(token.OR, list(&ast.Ellipsis{}), &ast.StructLit{Elts: []ast.Decl{&ast.Ellipsis{}}}))
 		var one ast.Expr
 		switch kinds[i] {
 		case kindMap:
 			continue
 		case kindList:
-			one = probed(lenPending, collection)
+			one = collectionPending(r)
 		case kindUnknown:
 			// Either, each with its own probe: len of a known number or
 			// bool is an error too.
-			one = binary(token.LOR, probed(isType, c.libDef("scalar")), probed(lenPending, collection))
+			one = binary(token.LOR, probed(r, isType(r), c.libDef("scalar")), collectionPending(r))
 		default:
-			one = probed(isType, c.libDef("scalar"))
+			one = probed(r, isType(r), c.libDef("scalar"))
 		}
-		if cond == nil {
-			cond = one
-		} else {
-			cond = binary(token.LOR, cond, one)
+		cond = or(cond, one)
+	}
+	// And the values they read from that may not be known as a whole.
+	seen := map[string]bool{}
+	for _, t := range hclsyntax.Variables(e) {
+		text := traversalText(t)
+		if seen[text] || !c.a.traversalMayBeUnknown(c, t) {
+			continue
+		}
+		seen[text] = true
+		if p := c.parentPending(t); p != nil {
+			cond = or(cond, p)
 		}
 	}
 	return cond
+}
+
+// or is x || y, or y where x is nil.
+func or(x, y ast.Expr) ast.Expr {
+	if x == nil {
+		return y
+	}
+	return binary(token.LOR, x, y)
+}
+
+// parentPending is readsPending of a reference t that reads an attribute
+// or element of a value that may not be known as a whole: of a local value
+// that is a try's result (see wholly: local.config.cidr, where local.config
+// is try(aws_eks_cluster.this[0].kubernetes_network_config[0], {})), or of
+// a resource's or data source's attribute, which may be a nested block the
+// provider decides (aws_eks_cluster.this[0].identity[0].oidc[0].issuer
+// reads identity and identity[0].oidc). A read from such a value is an
+// incomplete error in CUE, where OpenTofu's is not known: the condition
+// is that one of those values is a list or object not known yet. nil for
+// any other reference, which the try's value test sees as it is.
+func (c *converter) parentPending(t hcl.Traversal) ast.Expr {
+	var cond ast.Expr
+	for _, p := range c.wholeValues(t) {
+		diags, reasons := len(c.diags), len(c.reasons)
+		x, _ := c.expr(&hclsyntax.ScopeTraversalExpr{Traversal: p, SrcRange: p.SourceRange()})
+		c.diags, c.reasons = c.diags[:diags], c.reasons[:reasons]
+		cond = or(cond, collectionPending(x))
+	}
+	return cond
+}
+
+// wholeValues are the values t reads from, before its last step, that may
+// be lists or objects not known as a whole while planning: a local value
+// whose expression is a call of try (local.x); the attributes of a
+// resource or data source instance that t reads further (aws_instance.
+// web[0] is 3 steps, data.aws_region.current 3; then each prefix that ends
+// with an attribute).
+func (c *converter) wholeValues(t hcl.Traversal) []hcl.Traversal {
+	if len(t) < 2 {
+		return nil
+	}
+	root := t.RootName()
+	if _, bound := c.facts(root); bound {
+		return nil
+	}
+	n := 2
+	switch root {
+	case "local":
+		if len(t) < 3 || !c.localIsTry(t[1]) {
+			return nil
+		}
+		return []hcl.Traversal{t[:2]}
+	case "var", "each", "count", "self", "path", "terraform", "module":
+		return nil
+	case "data":
+		n = 3
+	}
+	if len(t) > n {
+		if _, index := t[n].(hcl.TraverseIndex); index {
+			n++
+		}
+	}
+	var out []hcl.Traversal
+	for i := n + 1; i < len(t); i++ {
+		if _, attr := t[i-1].(hcl.TraverseAttr); attr {
+			out = append(out, t[:i])
+		}
+	}
+	return out
+}
+
+// localIsTry is whether step names a local value whose expression is a
+// call of try.
+func (c *converter) localIsTry(step hcl.Traverser) bool {
+	at, ok := step.(hcl.TraverseAttr)
+	if !ok {
+		return false
+	}
+	l := c.m.Locals[at.Name]
+	if l == nil {
+		return false
+	}
+	x := l.Expr
+	for {
+		p, ok := x.(*hclsyntax.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		x = p.Expression
+	}
+	call, ok := x.(*hclsyntax.FunctionCallExpr)
+	return ok && strings.TrimPrefix(call.Name, "core::") == "try"
+}
+
+// isType is x == _|_, which holds for a type (a value not known yet) and
+// for an error.
+func isType(x ast.Expr) ast.Expr { return binary(token.EQL, x, &ast.BottomLit{}) }
+
+// probed is test && [(*x | 'error') & probe] != _|_: the probe keeps what
+// x may be and makes an error of an error and of anything else.
+func probed(x, test, probe ast.Expr) ast.Expr {
+	return binary(token.LAND, test, binary(token.NEQ, list(binary(token.AND, orError(x), probe)), &ast.BottomLit{}))
+}
+
+// collectionPending is len(l) == _|_ && [(*l | 'error') & ([...] | {...})]
+// != _|_: l is a list or struct not known yet, whose length is not known
+// while it is one of two. The probe is a disjunction: CUE v0.17.1 keeps an
+// incomplete error (an attribute an open struct does not have) unified
+// with [...] alone, and drops it with a disjunction.
+func collectionPending(l ast.Expr) ast.Expr {
+	collection := paren(binary(token.OR, list(&ast.Ellipsis{}), &ast.StructLit{Elts: []ast.Decl{&ast.Ellipsis{}}}))
+	return probed(l, binary(token.EQL, ast.NewCall(ident("len"), l), &ast.BottomLit{}), collection)
 }
 
 // evaluates is (*x | 'error') != 'error' (op NEQ), or its negation with
