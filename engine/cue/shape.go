@@ -4,9 +4,11 @@ import (
 	"iter"
 	"maps"
 	"slices"
+	"strings"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 	"github.com/zclconf/go-cty/cty"
 
@@ -323,6 +325,9 @@ func (s *shapeRounds) run(p *planner, v cue.Value) cue.Value {
 			if _, done := s.expanded[d.index]; done {
 				continue
 			}
+			if d.multi && foreignError(base.LookupPath(d.path), d.path) {
+				continue
+			}
 			if ds, ok := p.expand(d, base, false); ok {
 				s.expanded[d.index] = ds
 				insts = append(insts, ds...)
@@ -386,6 +391,29 @@ func (s *shapeRounds) run(p *planner, v cue.Value) cue.Value {
 		}
 		insts = slices.DeleteFunc(insts, func(in *instance) bool { return slices.Contains(moved, in.d.index) })
 	}
+}
+
+// foreignError reports whether v, the value of a multi-instance
+// declaration at path, has an error from outside it: a value its count or
+// for_each reads that cannot be evaluated yet (a module argument computed
+// from a data source not read yet), which leaves the instances it lists
+// short (a struct comprehension over it lists none). The shape rounds
+// leave such a declaration to the plan pass, which expands it at its
+// turn; expand's own test, ownError, takes only an error of the value
+// itself, since one in an instance's value is not the listing's.
+func foreignError(v cue.Value, path cue.Path) bool {
+	err := v.Err()
+	if err == nil {
+		return false
+	}
+	own := path.String()
+	for _, e := range errors.Errors(err) {
+		at := strings.Join(e.Path(), ".")
+		if at != own && !strings.HasPrefix(at, own+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // shapeFills are the fills of the shapes of insts, but for those of the

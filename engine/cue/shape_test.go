@@ -197,3 +197,54 @@ c: x: {name: 1 & 2, id: 3 & 4}
 		t.Errorf("broken with 2 moved = %v, want [0]", got)
 	}
 }
+
+// TestForeignError checks the shape rounds' test before expanding a
+// multi-instance declaration: a for_each struct that a comprehension
+// builds over a value that cannot be evaluated yet (a module argument
+// computed from a data source not read yet, whose field-level ifs leave
+// the arguments' struct undecided) lists no instances, and is left to the
+// plan pass; an error inside an instance's value, or none, is not the
+// listing's. (terraform-aws-vpc's examples, where the module's azs came
+// from a data source, lost an exclusion's instance.)
+func TestForeignError(t *testing.T) {
+	v := cuecontext.New().CompileString(`
+import "list"
+
+data: available: {}
+zones: list.Slice(data.available.names, 0, 2)
+args: {
+	azs: zones
+	exclusions: x: {}
+}
+arg: {
+	if args.azs == null {azs: null}
+	if args.azs != null {azs: args.azs}
+	exclusions: args.exclusions
+}
+waits: {
+	for k, e in arg.exclusions {(k): {id: "i"}}
+}
+inner: {
+	a: {id: data.missing}
+}
+plain: {
+	a: {id: "i"}
+}
+`)
+	// What expand alone would make of it: no instance.
+	if ls, ok := instancesIn(&decl{shape: cue.StructKind, path: cue.ParsePath("waits")}, v.LookupPath(cue.ParsePath("waits"))); !ok || len(ls) != 0 {
+		t.Fatalf("instancesIn(waits) = %v, %v; the case no longer shows the listing cut short", ls, ok)
+	}
+	for _, c := range []struct {
+		path string
+		want bool
+	}{
+		{"waits", true},
+		{"inner", false},
+		{"plain", false},
+	} {
+		if got := foreignError(v.LookupPath(cue.ParsePath(c.path)), cue.ParsePath(c.path)); got != c.want {
+			t.Errorf("foreignError(%s) = %v, want %v (%v)", c.path, got, c.want, v.LookupPath(cue.ParsePath(c.path)).Err())
+		}
+	}
+}
