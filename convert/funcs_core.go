@@ -632,15 +632,7 @@ func (c *converter) localIsTry(step hcl.Traverser) bool {
 	if l == nil {
 		return false
 	}
-	x := l.Expr
-	for {
-		p, ok := x.(*hclsyntax.ParenthesesExpr)
-		if !ok {
-			break
-		}
-		x = p.Expression
-	}
-	call, ok := x.(*hclsyntax.FunctionCallExpr)
+	call, ok := config.UnwrapParens(l.Expr).(*hclsyntax.FunctionCallExpr)
 	return ok && strings.TrimPrefix(call.Name, "core::") == "try"
 }
 

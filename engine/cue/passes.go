@@ -675,13 +675,19 @@ func instancesIn(d *decl, dv cue.Value) (ls []listed, ok bool) {
 // holding one in a field (an instance's value not known yet): a list or
 // struct whose elements cannot be told.
 func ownError(v cue.Value, path cue.Path) bool {
+	own := path.String()
+	return errorAt(v, func(at string) bool { return at == own || at == "" })
+}
+
+// errorAt reports whether v is an error one of whose parts is at a path
+// (its selectors joined with dots, "" for none) for which is holds.
+func errorAt(v cue.Value, is func(at string) bool) bool {
 	err := v.Err()
 	if err == nil {
 		return false
 	}
-	own := path.String()
 	for _, e := range errors.Errors(err) {
-		if strings.Join(e.Path(), ".") == own || len(e.Path()) == 0 {
+		if is(strings.Join(e.Path(), ".")) {
 			return true
 		}
 	}

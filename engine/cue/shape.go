@@ -8,7 +8,6 @@ import (
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
-	"cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/token"
 	"github.com/zclconf/go-cty/cty"
 
@@ -402,18 +401,8 @@ func (s *shapeRounds) run(p *planner, v cue.Value) cue.Value {
 // turn; expand's own test, ownError, takes only an error of the value
 // itself, since one in an instance's value is not the listing's.
 func foreignError(v cue.Value, path cue.Path) bool {
-	err := v.Err()
-	if err == nil {
-		return false
-	}
 	own := path.String()
-	for _, e := range errors.Errors(err) {
-		at := strings.Join(e.Path(), ".")
-		if at != own && !strings.HasPrefix(at, own+".") {
-			return true
-		}
-	}
-	return false
+	return errorAt(v, func(at string) bool { return at != own && !strings.HasPrefix(at, own+".") })
 }
 
 // shapeFills are the fills of the shapes of insts, but for those of the
