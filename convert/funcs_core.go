@@ -294,7 +294,7 @@ func convTry(cl *call) ast.Expr {
 		value := a
 		var reads ast.Expr
 		if unknown[j] {
-			if pending != nil && cl.readsPending != nil {
+			if cl.readsPending != nil {
 				reads = cl.readsPending(cl.src[tested[j]])
 			}
 			if !k.isScalar() {
@@ -463,7 +463,7 @@ func firstOr(cl *call, a, value, b, pending, reads ast.Expr) ast.Expr {
 		clauses = append(clauses, &ast.IfClause{Condition: cl.c.valueTest(e, token.NEQ)})
 	}
 	elts := []ast.Expr{&ast.Comprehension{Clauses: clauses, Value: embed(value)}}
-	if reads != nil && pending != nil {
+	if reads != nil {
 		elts = append(elts, &ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: reads}}, Value: embed(pending)})
 	}
 	return index(list(append(elts, b)...), intLit(0))
