@@ -36,6 +36,12 @@ type analysis struct {
 	localsUnknown map[string]bool
 	// argumentsKnown caches configuredKnown, by TYPE.NAME.ATTR.
 	argumentsKnown map[string]bool
+	// readsData is set on the analysis that takes a data source read
+	// while planning as known (see dataKnown), planning; the converter's
+	// own takes every data source as not known.
+	readsData bool
+	// planning is that analysis of the same module (nil on itself).
+	planning *analysis
 	// dataRead caches dataKnown, by TYPE.NAME.
 	dataRead map[string]bool
 	// tolerant are the ranges of the arguments of try and can in the
@@ -44,6 +50,13 @@ type analysis struct {
 }
 
 func newAnalysis(m *config.Module, called bool) *analysis {
+	a := newView(m, called)
+	a.planning = newView(m, called)
+	a.planning.readsData = true
+	return a
+}
+
+func newView(m *config.Module, called bool) *analysis {
 	return &analysis{
 		m:              m,
 		called:         called,

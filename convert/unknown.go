@@ -31,7 +31,7 @@ import (
 //
 // over the references the expression reads that may not be known while
 // planning (not a root module's input, count.index or a data source read
-// while planning: see mayBeUnknown): the guard is string while one of
+// while planning: see guardRef): the guard is string while one of
 // them is not known yet and every one is a string, number or bool, and an
 // error otherwise (a reference that is an error, null, a list or a
 // struct, or every one known), which the disjunction drops, leaving the
@@ -48,10 +48,10 @@ func atPlan(name string) bool {
 }
 
 // mayBeUnknown is whether e may have a value not known while planning: it
-// reads a resource, a data source read only during apply (see dataKnown),
-// a module output, a variable of a called module (the root's inputs are
-// known), a local that may be unknown, an iterator over a value that may
-// be, or calls timestamp or uuid.
+// reads a resource, a data source (see dataKnown), a module output, a
+// variable of a called module (the root's inputs are known), a local that
+// may be unknown, an iterator over a value that may be, or calls
+// timestamp or uuid.
 func (a *analysis) mayBeUnknown(in names, e hclsyntax.Expression) bool {
 	for _, t := range hclsyntax.Variables(e) {
 		if a.traversalMayBeUnknown(in, t) {
@@ -97,7 +97,7 @@ func (a *analysis) traversalMayBeUnknown(in names, t hcl.Traversal) bool {
 		at, ok := t[1].(hcl.TraverseAttr)
 		return !ok || a.localMayBeUnknown(at.Name)
 	case "data":
-		return !a.dataKnown(t)
+		return !a.readsData || !a.dataKnown(t)
 	}
 	return !a.configuredKnown(t)
 }
@@ -109,11 +109,13 @@ func (a *analysis) traversalMayBeUnknown(in names, t hcl.Traversal) bool {
 // and nested blocks, dynamic ones included) and that depends on nothing
 // but data sources, as engine/hcl reads data sources and as OpenTofu does.
 //
-// The engine reads such a data source in its plan pass: a form chosen for
-// a value known while planning (a conditional that makes a field, written
-// as the field's if) is not decided before that, in its shape rounds,
-// which leave what it decides to the plan pass (golden/verify/
-// data_module_argument).
+// Only the unknown guard asks the analysis that takes such an attribute
+// as known (analysis.planning, see guardRef): the other forms chosen for
+// values known while planning (a conditional that makes a field, written
+// as the field's if) must be decidable before the engine has read any
+// data source, where its shape rounds evaluate the program
+// (terraform-aws-vpc's examples, whose azs are a data source's, lost a
+// for_each's instances).
 func (a *analysis) dataKnown(t hcl.Traversal) bool {
 	if a.called || len(t) < 3 {
 		return false
@@ -362,7 +364,7 @@ func (c *converter) unknownGuard(refs []ast.Expr) ast.Expr {
 // unknown, and where one of its references is known to be a list or a
 // map, for which the guard would be an error.
 func (c *converter) unknownRefs(e hclsyntax.Expression) []ast.Expr {
-	if c.inUnknown || !c.mayBeUnknown(e) {
+	if c.inUnknown || !c.a.planning.mayBeUnknown(c, e) {
 		return nil
 	}
 	_, kinds := c.readRefs(e, nil)
@@ -371,8 +373,15 @@ func (c *converter) unknownRefs(e hclsyntax.Expression) []ast.Expr {
 			return nil
 		}
 	}
-	refs, _ := c.readRefs(e, c.pendingRef)
+	refs, _ := c.readRefs(e, c.guardRef)
 	return refs
+}
+
+// guardRef is whether the unknown guard tests reference t: one that may
+// not be known while planning, a data source read while planning and
+// what is computed from one being known (see dataKnown).
+func (c *converter) guardRef(t hcl.Traversal) bool {
+	return c.a.planning.traversalMayBeUnknown(c, t)
 }
 
 // pendingRef is whether reference t may not be known while planning.
