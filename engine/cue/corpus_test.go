@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"runtime"
 	"runtime/metrics"
 	"slices"
 	"strings"
@@ -56,6 +57,11 @@ func TestCorpus(t *testing.T) {
 	current.Store("")
 	defer watchHeap(func() string { return current.Load().(string) })()
 	for _, dir := range corpus.ModuleDirs(t) {
+		// The heap watch counts objects not yet swept: after a large
+		// plan the collector's next goal is high, and the garbage of one
+		// directory would count against the next (kms's examples/complete,
+		// 0.4 GiB alone, passed 8 GiB after eks's examples/eks-hybrid-nodes).
+		runtime.GC()
 		current.Store(dir.Rel)
 		if dir.NotModule != "" || corpus.Templates[dir.Rel] != "" {
 			continue
@@ -181,6 +187,7 @@ var referenceGaps = map[string]referenceGap{
 	"terraform-aws-modules__terraform-aws-eks/tests/eks-fargate-profile": {why: "aws_iam_policy.additional not applied"},
 	"terraform-aws-modules__terraform-aws-eks/examples/eks-auto-mode":    {why: "module.vpc.aws_route.public_internet_gateway[0].destination_cidr_block null"},
 	"terraform-aws-modules__terraform-aws-eks/examples/eks-capabilities": {why: "module.vpc.aws_route.public_internet_gateway[0].destination_cidr_block null"},
+	"terraform-aws-modules__terraform-aws-eks/examples/eks-hybrid-nodes": {why: `aws_instance.hybrid_node["one"] not applied`},
 }
 
 // cuePlanCosts are the directories whose CUE plans take more than a test
