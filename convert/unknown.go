@@ -48,10 +48,11 @@ func atPlan(name string) bool {
 }
 
 // mayBeUnknown is whether e may have a value not known while planning: it
-// reads a resource, a data source (see dataKnown), a module output, a
-// variable of a called module (the root's inputs are known), a local that
-// may be unknown, an iterator over a value that may be, or calls
-// timestamp or uuid.
+// reads a resource, a data source (but for one read while planning, in
+// the planning view: see dataKnown), a module output, a variable of a
+// called module (the root's inputs are known), a local that may be
+// unknown, an iterator over a value that may be, or calls timestamp or
+// uuid.
 func (a *analysis) mayBeUnknown(in names, e hclsyntax.Expression) bool {
 	for _, t := range hclsyntax.Variables(e) {
 		if a.traversalMayBeUnknown(in, t) {
@@ -110,12 +111,13 @@ func (a *analysis) traversalMayBeUnknown(in names, t hcl.Traversal) bool {
 // but data sources, as engine/hcl reads data sources and as OpenTofu does.
 //
 // Only the unknown guard asks the analysis that takes such an attribute
-// as known (analysis.planning, see guardRef): the other forms chosen for
-// values known while planning (a conditional that makes a field, written
-// as the field's if) must be decidable before the engine has read any
-// data source, where its shape rounds evaluate the program
-// (terraform-aws-vpc's examples, whose azs are a data source's, lost a
-// for_each's instances).
+// as known (analysis.planning, see guardRef): the engine decides the other
+// forms chosen for values known while planning (a conditional that makes
+// a field, written as the field's if) only once it has read the data
+// source, and with every form taking it as known, terraform-aws-vpc's
+// examples lost a for_each's instance in the shape rounds (since mended
+// there: golden/verify/data_module_argument) and terraform-aws-kms's
+// examples/complete planned past 8 GiB.
 func (a *analysis) dataKnown(t hcl.Traversal) bool {
 	if a.called || len(t) < 3 {
 		return false
