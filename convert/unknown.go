@@ -369,14 +369,19 @@ func (c *converter) unknownRefs(e hclsyntax.Expression) []ast.Expr {
 	if c.inUnknown || !c.a.planning.mayBeUnknown(c, e) {
 		return nil
 	}
-	_, kinds := c.readRefs(e, nil)
+	refs, kinds, ts := c.readRefs(e, nil)
 	for _, k := range kinds {
 		if k == kindList || k == kindMap {
 			return nil
 		}
 	}
-	refs, _ := c.readRefs(e, c.guardRef)
-	return refs
+	var tested []ast.Expr
+	for i, r := range refs {
+		if ts[i] == nil || c.guardRef(ts[i]) {
+			tested = append(tested, r)
+		}
+	}
+	return tested
 }
 
 // guardRef is whether the unknown guard tests reference t: one that may
@@ -391,13 +396,15 @@ func (c *converter) pendingRef(t hcl.Traversal) bool {
 	return c.a.traversalMayBeUnknown(c, t)
 }
 
-// readRefs is the references e reads, converted, with their kinds, and
-// its calls of timestamp or uuid (string): those keep takes, or all where
-// keep is nil (pendingRef keeps only the references that may not be known
-// while planning, not count.index, each.key, path.module, ...).
-func (c *converter) readRefs(e hclsyntax.Expression, keep func(hcl.Traversal) bool) ([]ast.Expr, []kind) {
+// readRefs is the references e reads, converted, with their kinds and
+// traversals, and its calls of timestamp or uuid (string, with no
+// traversal): those keep takes, or all where keep is nil (pendingRef
+// keeps only the references that may not be known while planning, not
+// count.index, each.key, path.module, ...).
+func (c *converter) readRefs(e hclsyntax.Expression, keep func(hcl.Traversal) bool) ([]ast.Expr, []kind, []hcl.Traversal) {
 	var refs []ast.Expr
 	var kinds []kind
+	var ts []hcl.Traversal
 	seen := map[string]bool{}
 	diags, reasons := len(c.diags), len(c.reasons)
 	for _, t := range hclsyntax.Variables(e) {
@@ -407,16 +414,16 @@ func (c *converter) readRefs(e hclsyntax.Expression, keep func(hcl.Traversal) bo
 		}
 		seen[text] = true
 		ref, k := c.expr(&hclsyntax.ScopeTraversalExpr{Traversal: t, SrcRange: t.SourceRange()})
-		refs, kinds = append(refs, ref), append(kinds, k)
+		refs, kinds, ts = append(refs, ref), append(kinds, k), append(ts, t)
 	}
 	for _, f := range atPlanCalls(e) {
 		ref, _ := c.expr(f)
-		refs, kinds = append(refs, ref), append(kinds, kindString)
+		refs, kinds, ts = append(refs, ref), append(kinds, kindString), append(ts, nil)
 	}
 	// The references are converted with e too, which reports whatever
 	// they have to report.
 	c.diags, c.reasons = c.diags[:diags], c.reasons[:reasons]
-	return refs, kinds
+	return refs, kinds, ts
 }
 
 // holdsNull reports whether a null literal occurs in e.
