@@ -27,6 +27,10 @@ type analysis struct {
 	// the caller's arguments, which may be unknown while planning (the
 	// root's inputs are known).
 	called bool
+	// knownVars are the variables of a called module that every call
+	// leaves out or passes a value known while planning (see
+	// knownVariables).
+	knownVars map[string]bool
 
 	localKinds map[string]kind
 	localTypes map[string]cty.Type
@@ -54,6 +58,15 @@ func newAnalysis(m *config.Module, called bool) *analysis {
 	a.planning = newView(m, called)
 	a.planning.readsData = true
 	return a
+}
+
+// knowing sets the variables a called module's callers all give values
+// known while planning, in both views.
+func (a *analysis) knowing(vars map[string]bool) {
+	a.knownVars = vars
+	if a.planning != nil {
+		a.planning.knownVars = vars
+	}
 }
 
 func newView(m *config.Module, called bool) *analysis {

@@ -233,6 +233,9 @@ func newConverter(m *config.Module, opts Options, fam *family, child string) *co
 		a:              newAnalysis(m, child != ""),
 		knownConds:     map[*ast.IndexExpr]bool{},
 	}
+	if child != "" && fam != nil {
+		c.a.knowing(fam.knownVars[filepath.Clean(m.Dir)])
+	}
 	for _, f := range m.Registry().Features() {
 		if f.Symbol != "" {
 			c.featureSymbols[f.Symbol] = true

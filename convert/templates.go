@@ -42,6 +42,9 @@ func newTemplateCache() *templateCache {
 type templateKey struct {
 	dir, key   string
 	modulePath string
+	// known are the variables its callers all give values known while
+	// planning (knownKey).
+	known string
 }
 
 // A template is a called module converted: its file and what converting
@@ -163,7 +166,7 @@ func (f *family) templateKeyOf(m *config.Module, key string) templateKey {
 	if err != nil {
 		dir = m.Dir
 	}
-	tk := templateKey{dir: filepath.Clean(dir), key: key}
+	tk := templateKey{dir: filepath.Clean(dir), key: key, known: knownKey(f.knownVars[filepath.Clean(m.Dir)])}
 	if f.opts.ModulePath != defaultModulePath(f.opts.Package) {
 		tk.modulePath = f.opts.ModulePath
 	}

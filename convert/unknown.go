@@ -88,6 +88,11 @@ func (a *analysis) traversalMayBeUnknown(in names, t hcl.Traversal) bool {
 	}
 	switch root {
 	case "var":
+		if len(t) > 1 {
+			if at, ok := t[1].(hcl.TraverseAttr); ok && a.knownVars[at.Name] {
+				return false
+			}
+		}
 		return a.called
 	case "count", "path", "terraform":
 		return false
