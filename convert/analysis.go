@@ -25,7 +25,7 @@ type analysis struct {
 	m *config.Module
 	// called is set for a module that another calls: its variables are
 	// the caller's arguments, which may be unknown while planning (the
-	// root's inputs are known).
+	// root's inputs are known), but for knownVars.
 	called bool
 	// knownVars are the variables of a called module that every call
 	// leaves out or passes a value known while planning (see

@@ -256,10 +256,10 @@ func convTry(cl *call) ast.Expr {
 		// the result (== null) could not be decided (fabric's
 		// cloud-run-v2: try(var.revision.vpc_access.connector, null)
 		// under a dynamic block's for_each).
-	case last == 1 && !anyUnknown && plainFallback(x, cl.c.inResource):
+	case last == 1 && !anyUnknown && plainFallback(x, cl.c.inResource || cl.c.a.called):
 		// try(var.settings.path, ""): what a person writes.
 		return defaulted(cl.args[0], x)
-	case !anyUnknown && len(tested) < maxTry:
+	case !anyUnknown && len(tested) < maxTry && !cl.c.a.called:
 		// The library's #try tests the arguments as firstOr does, and
 		// the call reads as the HCL does. Each is given as
 		// (*a | 'error'): an argument's error in a call's #args, not
@@ -280,7 +280,11 @@ func convTry(cl *call) ast.Expr {
 		// of #args as a field, and drops a disjunct that holds a value
 		// not known yet where the same disjunction in place waits for it
 		// (terraform-aws-s3-bucket's lifecycle rules output took its
-		// fallback "").
+		// fallback ""). A called module's tries are tested in place
+		// too: its arguments are known where every call passes known
+		// values (knownVariables), and through the library the same
+		// output took its fallback again, with the rules' id, status
+		// and filter tried in #args.
 		args := make([]ast.Expr, 0, len(tested)+1)
 		for _, i := range tested {
 			args = append(args, xOrError(cl.args[i]))
@@ -364,17 +368,23 @@ const maxTry = 6
 // variable's *"x" | string; the null of a resource's argument, which is
 // null by default, see nullByDefault). CUE takes a where it evaluates,
 // and b where a is an error, as try does; a value not known yet would be
-// dropped as an error, but a is never one.
-func plainFallback(b ast.Expr, inResource bool) bool {
+// dropped as an error, but a is never one. A null is not taken in a
+// resource's argument (noNull), nor in a called module, whose outputs
+// and locals its caller may pass on as another module's arguments: there
+// *"s" | null is a value that may be null, which the argument's
+// conversion tests by unifying with null, and its null arm left the
+// conversion undecided (terraform-aws-iam's iam-group example, where
+// iam-user's output name is try(aws_iam_user.this[0].name, null)).
+func plainFallback(b ast.Expr, noNull bool) bool {
 	switch b := b.(type) {
 	case *ast.BasicLit:
-		return !inResource || b.Kind != token.NULL
+		return !noNull || b.Kind != token.NULL
 	case *ast.UnaryExpr:
 		_, lit := b.X.(*ast.BasicLit)
 		return lit && b.Op == token.SUB
 	case *ast.ListLit:
 		for _, el := range b.Elts {
-			if !plainFallback(el, inResource) {
+			if !plainFallback(el, noNull) {
 				return false
 			}
 		}
@@ -382,7 +392,7 @@ func plainFallback(b ast.Expr, inResource bool) bool {
 	case *ast.StructLit:
 		for _, d := range b.Elts {
 			f, ok := d.(*ast.Field)
-			if !ok || f.Constraint != token.ILLEGAL || !plainFallback(f.Value, inResource) {
+			if !ok || f.Constraint != token.ILLEGAL || !plainFallback(f.Value, noNull) {
 				return false
 			}
 			if _, computed := f.Label.(*ast.ParenExpr); computed {

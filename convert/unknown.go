@@ -50,7 +50,8 @@ func atPlan(name string) bool {
 // mayBeUnknown is whether e may have a value not known while planning: it
 // reads a resource, a data source (but for one read while planning, in
 // the planning view: see dataKnown), a module output, a variable of a
-// called module (the root's inputs are known), a local that may be
+// called module that a call may pass such a value (the root's inputs are
+// known; see knownVariables), a local that may be
 // unknown, an iterator over a value that may be, or calls timestamp or
 // uuid.
 func (a *analysis) mayBeUnknown(in names, e hclsyntax.Expression) bool {

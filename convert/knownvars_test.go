@@ -1,0 +1,160 @@
+package convert
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/internal/testtree"
+)
+
+// TestKnownVariables checks which variables of the called modules are
+// known in every instance: left out, passed a literal, a root input,
+// count.index or each.value of a known for_each by every call, or passed
+// on by a module that knows them; not one that some call passes a
+// resource's attribute or a module's output, or that a module passes on
+// from such a variable.
+func TestKnownVariables(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{
+		"main.tf": `
+variable "region" {
+  type = string
+}
+resource "terraform_data" "r" {
+  input = "x"
+}
+module "a" {
+  source   = "./a"
+  literal  = "eu"
+  root     = var.region
+  computed = terraform_data.r.output
+  mixed    = "one"
+}
+module "b" {
+  source   = "./a"
+  for_each = toset(["p", "q"])
+  literal  = each.value
+  root     = "r"
+  computed = "c"
+  mixed    = terraform_data.r.output
+}
+module "c" {
+  source = "./a"
+  count  = 2
+  literal = count.index
+  root    = var.region
+  computed = "known here"
+  mixed    = "two"
+}
+module "d" {
+  source = "./a"
+  for_each = terraform_data.r.output
+  literal  = "eu"
+  root     = each.value
+  computed = "c"
+  mixed    = "three"
+}
+`,
+		"a/main.tf": `
+variable "literal" {}
+variable "root" {}
+variable "computed" {}
+variable "mixed" {}
+variable "left_out" {
+  default = "d"
+}
+module "inner" {
+  source = "../inner"
+  from_known   = var.literal
+  from_unknown = var.computed
+  from_local   = local.l
+}
+locals {
+  l = upper(var.literal)
+}
+`,
+		"inner/main.tf": `
+variable "from_known" {}
+variable "from_unknown" {}
+variable "from_local" {}
+`,
+	})
+	tree, diags := config.LoadTree(dir, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	known := knownVariables(tree)
+	for _, c := range []struct {
+		module, variable string
+		want             bool
+	}{
+		{"a", "literal", true},
+		// each.value of module d's for_each, which is not known.
+		{"a", "root", false},
+		{"a", "computed", false},
+		{"a", "mixed", false},
+		{"a", "left_out", true},
+		{"inner", "from_known", true},
+		{"inner", "from_unknown", false},
+		{"inner", "from_local", true},
+	} {
+		got := known[filepath.Join(dir, c.module)][c.variable]
+		if got != c.want {
+			t.Errorf("%s's variable %s known: got %v, want %v (all: %v)", c.module, c.variable, got, c.want, known)
+		}
+	}
+	if root := known[filepath.Clean(dir)]; len(root) != 0 {
+		t.Errorf("the root module's variables are its inputs, not worked out here: %v", root)
+	}
+}
+
+// TestKnownVariablesForms checks the writer's use of them: a conditional
+// on a variable every call leaves out is the field's if, and one on a
+// variable a call passes a resource's attribute keeps its selection.
+func TestKnownVariablesForms(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{
+		"main.tf": `
+resource "terraform_data" "r" {
+  input = "x"
+}
+module "m" {
+  source  = "./m"
+  unknown = terraform_data.r.output
+}
+`,
+		"m/main.tf": `
+variable "unknown" {
+  default = null
+}
+variable "left_out" {
+  default = null
+}
+locals {
+  o = {
+    a = var.left_out == null ? ["d"] : var.left_out
+    b = var.unknown == null ? ["d"] : var.unknown
+  }
+}
+output "o" {
+  value = local.o
+}
+`,
+	})
+	tree, diags := config.LoadTree(dir, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	r := Tree(tree, Options{})
+	var src string
+	for _, f := range r.Files {
+		if f.Template {
+			src = string(f.Source)
+		}
+	}
+	for _, want := range []string{"if _arg.left_out == null {\n\t\t\t\ta: [\"d\"]", "b: [if"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("template lacks %q:\n%s", want, src)
+		}
+	}
+}
