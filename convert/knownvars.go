@@ -22,9 +22,10 @@ import (
 // not a selection from a list. Beyond the form, that is what CUE v0.17.1
 // shares: a list or struct selected from a list literal
 // ([if c {a}, if !c {b}][0]) is evaluated again, with all it reads, where
-// it is read, and a chain of calls of a null-label-like module, each
-// passing the one before's context on, cost time quadratic in the chain
-// (BenchmarkModuleChain; see knownVariables' test).
+// it is read, so that in a chain of calls of a null-label-like module,
+// each passing the one before's context on, each call paid again for
+// the calls before it (engine/cue's BenchmarkModuleChain: a third less
+// time per call at 50 calls and at 100).
 
 // knownVariables works out, for each module the tree calls, by its
 // directory, the variables known while planning in each of its instances:
