@@ -31,6 +31,9 @@ type analysis struct {
 	// leaves out or passes a value known while planning (see
 	// knownVariables).
 	knownVars map[string]bool
+	// callOutputs are, by module call, the outputs of the module it
+	// calls whose values are known while planning (see knownVariables).
+	callOutputs map[string]map[string]bool
 
 	localKinds map[string]kind
 	localTypes map[string]cty.Type
@@ -60,12 +63,14 @@ func newAnalysis(m *config.Module, called bool) *analysis {
 	return a
 }
 
-// knowing sets the variables a called module's callers all give values
-// known while planning, in both views.
-func (a *analysis) knowing(vars map[string]bool) {
-	a.knownVars = vars
-	if a.planning != nil {
-		a.planning.knownVars = vars
+// knowing sets, in both views, the variables a called module's callers
+// all give values known while planning, and the outputs known then of
+// the modules its calls call (see knownVariables).
+func (a *analysis) knowing(vars map[string]bool, callOutputs map[string]map[string]bool) {
+	for _, v := range []*analysis{a, a.planning} {
+		if v != nil {
+			v.knownVars, v.callOutputs = vars, callOutputs
+		}
 	}
 }
 

@@ -233,8 +233,8 @@ func newConverter(m *config.Module, opts Options, fam *family, child string) *co
 		a:              newAnalysis(m, child != ""),
 		knownConds:     map[*ast.IndexExpr]bool{},
 	}
-	if child != "" && fam != nil {
-		c.a.knowing(fam.knownVars[filepath.Clean(m.Dir)])
+	if fam != nil {
+		c.a.knowing(fam.known.of(m))
 	}
 	for _, f := range m.Registry().Features() {
 		if f.Symbol != "" {

@@ -27,23 +27,51 @@ import (
 // the calls before it (engine/cue's BenchmarkModuleChain: a third less
 // time per call at 50 calls and at 100).
 
+// knownFacts are what knownVariables works out for a tree: by module
+// directory, the variables known while planning in every instance of the
+// module (vars), and the outputs whose values are known then wherever
+// those are (outputs).
+type knownFacts struct {
+	tree          *config.Tree
+	vars, outputs map[string]map[string]bool
+}
+
 // knownVariables works out, for each module the tree calls, by its
 // directory, the variables known while planning in each of its instances:
 // those that every call of it leaves out or passes a value known while
 // planning, by the calling module's analysis with the variables known to
-// it in turn. It starts from none known in a called module and adds what
-// the last round shows, until a round adds nothing: a variable is taken
-// as known only once what every call passes is. A call whose arguments
-// are not written as native syntax (a JSON module, an escaping "_" block
-// merged in) makes each of its module's variables not known.
-func knownVariables(tree *config.Tree) map[string]map[string]bool {
+// it in turn; and for each module the outputs known while planning, those
+// whose expressions are known with the module's known variables and the
+// known outputs of the modules it calls. It starts from every variable
+// and output known and takes away, round after round, what the analysis
+// shows may not be, until a round takes nothing away: the largest
+// consistent answer. A module's template serves all its calls, so in a
+// chain of calls of one module, each passing the one before's output on,
+// the module's variable depends on its own output, and starting from none
+// known would never know it. Taking it as known is sound because the
+// instances' values do not depend on each other in a loop (OpenTofu
+// rejects a cycle): in their order, each instance's value is known where
+// the analysis says so of the values it reads. A call whose
+// arguments are not written as native syntax (a JSON module, an escaping
+// "_" block merged in) makes each of its module's variables not known.
+func knownVariables(tree *config.Tree) *knownFacts {
+	k := &knownFacts{tree: tree, vars: map[string]map[string]bool{}, outputs: map[string]map[string]bool{}}
 	if tree == nil || tree.Root == nil {
-		return nil
+		return k
 	}
-	known := map[string]map[string]bool{}
 	dirs := slices.Sorted(maps.Keys(tree.Modules))
-	for round := 0; round <= len(dirs); round++ {
-		next := map[string]map[string]bool{}
+	for _, dir := range dirs {
+		if m := tree.Modules[dir]; m != nil {
+			k.vars[filepath.Clean(m.Dir)] = setOf(maps.Keys(m.Variables))
+			k.outputs[filepath.Clean(m.Dir)] = setOf(maps.Keys(m.Outputs))
+		}
+	}
+	for round := 0; ; round++ {
+		if round > maxKnownRounds {
+			// Not settled: nothing is taken as known.
+			return &knownFacts{tree: tree}
+		}
+		next := &knownFacts{tree: tree, vars: map[string]map[string]bool{}, outputs: map[string]map[string]bool{}}
 		called := map[string]bool{}
 		for _, dir := range dirs {
 			m := tree.Modules[dir]
@@ -51,7 +79,7 @@ func knownVariables(tree *config.Tree) map[string]map[string]bool {
 				continue
 			}
 			a := newView(m, m != tree.Root)
-			a.knownVars = known[filepath.Clean(m.Dir)]
+			a.knownVars, a.callOutputs = k.of(m)
 			for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 				mc := m.ModuleCalls[name]
 				child := tree.Child(mc)
@@ -62,22 +90,57 @@ func knownVariables(tree *config.Tree) map[string]map[string]bool {
 				passed := a.knownArguments(mc, child.Module)
 				if !called[key] {
 					called[key] = true
-					next[key] = passed
+					next.vars[key] = passed
 					continue
 				}
-				for v := range next[key] {
+				for v := range next.vars[key] {
 					if !passed[v] {
-						delete(next[key], v)
+						delete(next.vars[key], v)
 					}
 				}
 			}
+			outs := map[string]bool{}
+			for name, o := range m.Outputs {
+				if e, ok := o.Expr.(hclsyntax.Expression); ok && !a.mayBeUnknown(noNames{}, e) {
+					outs[name] = true
+				}
+			}
+			next.outputs[filepath.Clean(m.Dir)] = outs
 		}
-		if sameKnown(known, next) {
+		if sameKnown(k.vars, next.vars) && sameKnown(k.outputs, next.outputs) {
 			break
 		}
-		known = next
+		k = next
 	}
-	return known
+	return k
+}
+
+// maxKnownRounds bounds knownVariables' rounds; each takes away at least
+// one fact, and real trees settle in a few.
+const maxKnownRounds = 64
+
+func setOf(keys func(func(string) bool)) map[string]bool {
+	set := map[string]bool{}
+	for k := range keys {
+		set[k] = true
+	}
+	return set
+}
+
+// of is what the analysis of m takes as known: its variables known in
+// every instance, and by call, the outputs known of the module each of
+// its calls calls.
+func (k *knownFacts) of(m *config.Module) (vars map[string]bool, callOutputs map[string]map[string]bool) {
+	if k == nil || k.tree == nil {
+		return nil, nil
+	}
+	callOutputs = map[string]map[string]bool{}
+	for name, mc := range m.ModuleCalls {
+		if child := k.tree.Child(mc); child != nil && child.Module != nil {
+			callOutputs[name] = k.outputs[filepath.Clean(child.Module.Dir)]
+		}
+	}
+	return k.vars[filepath.Clean(m.Dir)], callOutputs
 }
 
 // knownArguments is the set of child's variables that call mc gives a
@@ -118,8 +181,14 @@ func sameKnown(a, b map[string]map[string]bool) bool {
 	return true
 }
 
-// knownKey is the variables of vars, sorted and joined: the part of a
-// template's cache key that the callers decide.
-func knownKey(vars map[string]bool) string {
-	return strings.Join(slices.Sorted(maps.Keys(vars)), ",")
+// key is the part of m's template's cache key that the tree decides: its
+// known variables, and the known outputs of the modules it calls, sorted
+// and joined.
+func (k *knownFacts) key(m *config.Module) string {
+	vars, calls := k.of(m)
+	parts := []string{strings.Join(slices.Sorted(maps.Keys(vars)), ",")}
+	for _, name := range slices.Sorted(maps.Keys(calls)) {
+		parts = append(parts, name+":"+strings.Join(slices.Sorted(maps.Keys(calls[name])), ","))
+	}
+	return strings.Join(parts, ";")
 }

@@ -99,13 +99,94 @@ variable "from_local" {}
 		{"inner", "from_unknown", false},
 		{"inner", "from_local", true},
 	} {
-		got := known[filepath.Join(dir, c.module)][c.variable]
+		got := known.vars[filepath.Join(dir, c.module)][c.variable]
 		if got != c.want {
 			t.Errorf("%s's variable %s known: got %v, want %v (all: %v)", c.module, c.variable, got, c.want, known)
 		}
 	}
-	if root := known[filepath.Clean(dir)]; len(root) != 0 {
+	if root := known.vars[filepath.Clean(dir)]; len(root) != 0 {
 		t.Errorf("the root module's variables are its inputs, not worked out here: %v", root)
+	}
+}
+
+// TestKnownOutputs checks that an output known while planning passes its
+// knowledge on: a chain of calls, each given the one before's output,
+// knows each call's variable, but for a chain whose first output reads a
+// resource's computed attribute, and a call with count reads a known
+// output by a constant index only where its count is known.
+func TestKnownOutputs(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{
+		"main.tf": `
+resource "terraform_data" "r" {
+  input = "x"
+}
+module "k0" {
+  source = "./link"
+  in     = "start"
+}
+module "k1" {
+  source = "./link"
+  in     = module.k0.out
+}
+module "k2" {
+  source = "./link"
+  in     = module.k1.out
+}
+module "u0" {
+  source = "./other"
+  in     = terraform_data.r.output
+}
+module "u1" {
+  source = "./other2"
+  in     = module.u0.out
+}
+module "c" {
+  source = "./counted"
+  count  = 2
+  in     = "x"
+}
+module "d" {
+  source = "./counted"
+  count  = length(terraform_data.r.output)
+  in     = "x"
+}
+module "fromc" {
+  source = "./sink"
+  in     = module.c[0].out
+}
+module "fromd" {
+  source = "./sink2"
+  in     = module.d[0].out
+}
+`,
+		"link/main.tf":    "variable \"in\" {}\noutput \"out\" {\n  value = \"${var.in}-x\"\n}\n",
+		"other/main.tf":   "variable \"in\" {}\noutput \"out\" {\n  value = var.in\n}\n",
+		"other2/main.tf":  "variable \"in\" {}\n",
+		"counted/main.tf": "variable \"in\" {}\noutput \"out\" {\n  value = var.in\n}\n",
+		"sink/main.tf":    "variable \"in\" {}\n",
+		"sink2/main.tf":   "variable \"in\" {}\n",
+	})
+	tree, diags := config.LoadTree(dir, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	known := knownVariables(tree)
+	for _, c := range []struct {
+		module string
+		want   bool
+	}{
+		{"link", true},
+		{"other", false},
+		{"other2", false},
+		{"sink", true},
+		{"sink2", false},
+	} {
+		if got := known.vars[filepath.Join(dir, c.module)]["in"]; got != c.want {
+			t.Errorf("%s's variable in known: got %v, want %v", c.module, got, c.want)
+		}
+	}
+	if !known.outputs[filepath.Join(dir, "link")]["out"] {
+		t.Errorf("link's output out is not known: %v", known.outputs)
 	}
 }
 

@@ -109,9 +109,9 @@ type family struct {
 	// reported are the calls whose modules are not available, warned of
 	// once.
 	reported map[*config.ModuleCall]bool
-	// knownVars are, by module directory, the variables known while
-	// planning in every instance of the module (knownVariables).
-	knownVars map[string]map[string]bool
+	// known is what is known while planning of the tree's modules'
+	// variables and outputs (knownVariables).
+	known *knownFacts
 }
 
 // childModule is what a call needs to know of the module it calls.
@@ -122,7 +122,7 @@ type childModule struct {
 
 func newFamily(tree *config.Tree, opts Options) *family {
 	// The root is being converted: a call to it is a loop.
-	return &family{tree: tree, rootDir: tree.Root.Dir, opts: opts, modules: map[string]*childModule{".": nil}, names: map[string]bool{}, reported: map[*config.ModuleCall]bool{}, templates: map[string]*tableTemplate{}, knownVars: knownVariables(tree)}
+	return &family{tree: tree, rootDir: tree.Root.Dir, opts: opts, modules: map[string]*childModule{".": nil}, names: map[string]bool{}, reported: map[*config.ModuleCall]bool{}, templates: map[string]*tableTemplate{}, known: knownVariables(tree)}
 }
 
 // childKey is the template key of a call's module, its directory

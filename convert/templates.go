@@ -166,7 +166,7 @@ func (f *family) templateKeyOf(m *config.Module, key string) templateKey {
 	if err != nil {
 		dir = m.Dir
 	}
-	tk := templateKey{dir: filepath.Clean(dir), key: key, known: knownKey(f.knownVars[filepath.Clean(m.Dir)])}
+	tk := templateKey{dir: filepath.Clean(dir), key: key, known: f.known.key(m)}
 	if f.opts.ModulePath != defaultModulePath(f.opts.Package) {
 		tk.modulePath = f.opts.ModulePath
 	}

@@ -105,8 +105,46 @@ func (a *analysis) traversalMayBeUnknown(in names, t hcl.Traversal) bool {
 		return !ok || a.localMayBeUnknown(at.Name)
 	case "data":
 		return !a.readsData || !a.dataKnown(t)
+	case "module":
+		return !a.outputKnown(t)
 	}
 	return !a.configuredKnown(t)
+}
+
+// outputKnown is whether t reads an output known while planning
+// (callOutputs) of a module call whose instances are known then: one
+// without count, for_each or enabled, or with them known, read by an
+// instance's key that is a constant (module.net["a"].id).
+func (a *analysis) outputKnown(t hcl.Traversal) bool {
+	if len(t) < 3 {
+		return false
+	}
+	name, ok := t[1].(hcl.TraverseAttr)
+	if !ok {
+		return false
+	}
+	mc := a.m.ModuleCalls[name.Name]
+	if mc == nil {
+		return false
+	}
+	step := t[2]
+	multi := mc.Count != nil || mc.ForEach != nil
+	if _, index := step.(hcl.TraverseIndex); index != multi {
+		return false
+	}
+	if multi {
+		if len(t) < 4 {
+			return false
+		}
+		step = t[3]
+	}
+	for _, meta := range []hcl.Expression{mc.Count, mc.ForEach, mc.Enabled} {
+		if meta != nil && !a.knownIn(noNames{}, meta) {
+			return false
+		}
+	}
+	out, ok := step.(hcl.TraverseAttr)
+	return ok && a.callOutputs[name.Name][out.Name]
 }
 
 // dataKnown is whether t reads a data source that is read while planning,
