@@ -12,20 +12,22 @@ import (
 )
 
 // A called module's variable is its callers' argument: not known while
-// planning where a call passes a value that is not (a resource's id, a
-// module's output). But most are known in every instance: a variable no
-// call passes takes its default, a constant, and one every call passes a
-// literal or a root module's input is known too. The analysis of a
-// called module takes those as known (analysis.knownVars), as OpenTofu
-// knows them, so that the writer takes the forms of values known while
-// planning for what reads them: a conditional on one is the field's if,
-// not a selection from a list. Beyond the form, that is what CUE v0.17.1
-// shares: a list or struct selected from a list literal
-// ([if c {a}, if !c {b}][0]) is evaluated again, with all it reads, where
-// it is read, so that in a chain of calls of a null-label-like module,
-// each passing the one before's context on, each call paid again for
-// the calls before it (engine/cue's BenchmarkModuleChain: a third less
-// time per call at 50 calls and at 100).
+// planning where a call passes a value that is not (a resource's id, an
+// output that reads one). But most are known in every instance: a
+// variable no call passes takes its default, a constant, and one every
+// call passes a literal, a root module's input or a known output of
+// another call is known too. The analysis of a called module takes those
+// as known (analysis.knownVars), and of a module the known outputs of the
+// modules it calls (analysis.callOutputs), as OpenTofu knows them, so
+// that the writer takes the forms of values known while planning for
+// what reads them: a conditional on one is the field's if, not a
+// selection from a list, and a template of one has no guard. Beyond the
+// form, that is what CUE v0.17.1 shares: a list or struct selected from a
+// list literal ([if c {a}, if !c {b}][0]) is evaluated again, with all it
+// reads, where it is read, so that in a chain of calls of a
+// null-label-like module, each passing the one before's context on, each
+// call paid again for the calls before it (engine/cue's
+// BenchmarkModuleChain: half the time per call at 50 and at 100 calls).
 
 // knownFacts are what knownVariables works out for a tree: by module
 // directory, the variables known while planning in every instance of the

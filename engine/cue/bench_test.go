@@ -438,14 +438,17 @@ var chainSizes = []int{2, 3, 10, 50, 100, 200}
 // 50, 1.1 s at 100, in runs on 2 cores shared with other work); without
 // them, with #unify's one kind test of a list of strings and #distinct's
 // labels, 17 to 42 ms, 50 to 81 ms and 106 to 157 ms (10.6 to 15.7 s in
-// all) in alternating runs. Since the converter takes a called module's
-// variables that every call leaves out or passes a literal as known
-// (convert's knownVariables), the module's conditionals on them are
-// field-level ifs, which CUE shares where a list selected from a list
-// literal was evaluated again with every call before it: 4.7 to 5.0 ms
-// per call at 10 calls, 13.5 at 50 and 23 at 100 (5.8 to 6.0, 18 and 34
-// to 36 before, alternating runs on 2 cores); the HCL side 1.1 to 1.3,
-// 2.2 and 5.3 to 5.5. What is left grows with the attributes passed on:
-// the label module with a list of attributes that does not grow takes a
-// tenth of the time at 100 calls (cue export, 0.16 s against 1.67 s).
+// all) in alternating runs. Since the converter takes as known a called
+// module's variables that every call leaves out or passes a value known
+// while planning, another call's known output among them (convert's
+// knownVariables), the module's conditionals on them are field-level
+// ifs, which CUE shares where a list selected from a list literal was
+// evaluated again with every call before it, and its null tests and
+// templates have no guards: 3.7 to 3.8 ms per call at 10 calls, 9.4 to
+// 9.6 at 50 and 17 at 100 (5.4 to 6.5, 17 to 18 and 32 to 33 before,
+// alternating runs on 2 cores); the HCL side 1.3 to 1.7, 2.1 to 2.3 and
+// 5.2 to 6.0. What is left grows with the attributes passed on: the label
+// module with a list of attributes that does not grow takes a tenth of
+// the time at 100 calls (cue export, 0.16 s against 1.67 s, with known
+// variables only).
 const cueChainLimit = 100
