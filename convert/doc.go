@@ -153,10 +153,10 @@
 // so that it is string too: try and can take an incomplete error for an
 // error, as they must for an attribute an object lacks (see unknown.go).
 // Only expressions that may read a value not known yet have it: those of
-// resources, data sources, modules' outputs, a called module's variables
-// that some call passes such a value (one that every call leaves out or
-// passes a value known while planning is known: see knownvars.go), and
-// locals and iterators built from them.
+// resources, data sources, modules' outputs that read one, a called
+// module's variables that some call passes such a value (one that every
+// call leaves out or passes a value known while planning is known: see
+// knownvars.go), and locals and iterators built from them.
 //
 // # Functions
 //

@@ -49,9 +49,9 @@ func atPlan(name string) bool {
 
 // mayBeUnknown is whether e may have a value not known while planning: it
 // reads a resource, a data source (but for one read while planning, in
-// the planning view: see dataKnown), a module output, a variable of a
-// called module that a call may pass such a value (the root's inputs are
-// known; see knownVariables), a local that may be
+// the planning view: see dataKnown), a module output that may be, a
+// variable of a called module that a call may pass such a value (the
+// root's inputs are known; see knownVariables), a local that may be
 // unknown, an iterator over a value that may be, or calls timestamp or
 // uuid.
 func (a *analysis) mayBeUnknown(in names, e hclsyntax.Expression) bool {
