@@ -256,7 +256,7 @@ func convTry(cl *call) ast.Expr {
 		// the result (== null) could not be decided (fabric's
 		// cloud-run-v2: try(var.revision.vpc_access.connector, null)
 		// under a dynamic block's for_each).
-	case last == 1 && !anyUnknown && plainFallback(x, cl.c.inResource || cl.c.a.called):
+	case last == 1 && !anyUnknown && plainFallback(x):
 		// try(var.settings.path, ""): what a person writes.
 		return defaulted(cl.args[0], x)
 	case !anyUnknown && len(tested) < maxTry && !cl.c.a.called:
@@ -365,26 +365,26 @@ const maxTry = 6
 // plainFallback is whether try(a, b), a known while planning, may be
 // written as CUE's default, *a | b: b is a literal without a default of
 // its own, which a disjunction whose default fails would drop (a
-// variable's *"x" | string; the null of a resource's argument, which is
-// null by default, see nullByDefault). CUE takes a where it evaluates,
-// and b where a is an error, as try does; a value not known yet would be
-// dropped as an error, but a is never one. A null is not taken in a
-// resource's argument (noNull), nor in a called module, whose outputs
-// and locals its caller may pass on as another module's arguments: there
-// *"s" | null is a value that may be null, which the argument's
-// conversion tests by unifying with null, and its null arm left the
-// conversion undecided (terraform-aws-iam's iam-group example, where
-// iam-user's output name is try(aws_iam_user.this[0].name, null)).
-func plainFallback(b ast.Expr, noNull bool) bool {
+// variable's *"x" | string), and holds no null. CUE takes a where it
+// evaluates, and b where a is an error, as try does; a value not known
+// yet would be dropped as an error, but a is never one. A null is never
+// taken: in a resource's argument the null is null by default (see
+// nullByDefault), and elsewhere *"s" | null is a value that may be null
+// wherever a module's argument is given it: the argument's conversion
+// tests it by unifying with null, and the null arm left the conversion
+// undecided (terraform-aws-iam's iam-group example, where iam-user's
+// output name is try(aws_iam_user.this[0].name, null); golden verify
+// module_known_arguments and try_null_argument).
+func plainFallback(b ast.Expr) bool {
 	switch b := b.(type) {
 	case *ast.BasicLit:
-		return !noNull || b.Kind != token.NULL
+		return b.Kind != token.NULL
 	case *ast.UnaryExpr:
 		_, lit := b.X.(*ast.BasicLit)
 		return lit && b.Op == token.SUB
 	case *ast.ListLit:
 		for _, el := range b.Elts {
-			if !plainFallback(el, noNull) {
+			if !plainFallback(el) {
 				return false
 			}
 		}
@@ -392,7 +392,7 @@ func plainFallback(b ast.Expr, noNull bool) bool {
 	case *ast.StructLit:
 		for _, d := range b.Elts {
 			f, ok := d.(*ast.Field)
-			if !ok || f.Constraint != token.ILLEGAL || !plainFallback(f.Value, noNull) {
+			if !ok || f.Constraint != token.ILLEGAL || !plainFallback(f.Value) {
 				return false
 			}
 			if _, computed := f.Label.(*ast.ParenExpr); computed {

@@ -9,34 +9,34 @@ import (
 )
 
 // TestPlainFallback checks which fallbacks of try(a, b) may be CUE's
-// default *a | b: literals only, and not the null of a resource's
-// argument, which is null by default itself.
+// default *a | b: literals only, and none holding a null, which a
+// resource's argument takes as null by default and a module's argument
+// conversion as a value that may be null.
 func TestPlainFallback(t *testing.T) {
 	for _, tc := range []struct {
-		src        string
-		inResource bool
-		want       bool
+		src  string
+		want bool
 	}{
-		{`""`, false, true},
-		{`-1`, false, true},
-		{`[1, "x", {a: true}]`, false, true},
-		{`{}`, false, true},
-		{`null`, false, true},
-		{`null`, true, false},
-		{`[null]`, true, false},
-		{`_var.x`, false, false},
-		{`{a: _var.x}`, false, false},
-		{`[_var.x]`, false, false},
-		{`{(k): 1}`, false, false},
-		{`*1 | 2`, false, false},
-		{`!true`, false, false},
+		{`""`, true},
+		{`-1`, true},
+		{`[1, "x", {a: true}]`, true},
+		{`{}`, true},
+		{`null`, false},
+		{`[null]`, false},
+		{`{a: null}`, false},
+		{`_var.x`, false},
+		{`{a: _var.x}`, false},
+		{`[_var.x]`, false},
+		{`{(k): 1}`, false},
+		{`*1 | 2`, false},
+		{`!true`, false},
 	} {
 		x, err := parser.ParseExpr("fallback", tc.src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := plainFallback(x, tc.inResource); got != tc.want {
-			t.Errorf("plainFallback(%s, inResource %v) = %v, want %v", tc.src, tc.inResource, got, tc.want)
+		if got := plainFallback(x); got != tc.want {
+			t.Errorf("plainFallback(%s) = %v, want %v", tc.src, got, tc.want)
 		}
 	}
 }
