@@ -166,21 +166,7 @@ func (a *analysis) knownArguments(mc *config.ModuleCall, child *config.Module) m
 
 // sameKnown reports whether two rounds of knownVariables agree.
 func sameKnown(a, b map[string]map[string]bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for dir, vars := range a {
-		other, ok := b[dir]
-		if !ok || len(other) != len(vars) {
-			return false
-		}
-		for v := range vars {
-			if !other[v] {
-				return false
-			}
-		}
-	}
-	return true
+	return maps.EqualFunc(a, b, maps.Equal)
 }
 
 // key is the part of m's template's cache key that the tree decides: its

@@ -42,8 +42,8 @@ func newTemplateCache() *templateCache {
 type templateKey struct {
 	dir, key   string
 	modulePath string
-	// known are the variables its callers all give values known while
-	// planning (knownKey).
+	// known is what the tree knows while planning of its variables and
+	// of the outputs of the modules it calls (knownFacts.key).
 	known string
 }
 
