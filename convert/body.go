@@ -15,8 +15,9 @@ import (
 // of one type become one field holding the list of them in source order,
 // static and dynamic alike, as OpenTofu's list and set nested blocks are
 // lists of objects; a labeled block type becomes a struct keyed by its
-// labels.
-func (c *converter) body(b *hclsyntax.Body, skip map[string]bool) *ast.StructLit {
+// labels. in says whose arguments they are: a resource's, with its nested
+// blocks', have their nulls written as nulls by default (nullByDefault).
+func (c *converter) body(b *hclsyntax.Body, skip map[string]bool, in argsOf) *ast.StructLit {
 	type item struct {
 		start int
 		attr  *hclsyntax.Attribute
@@ -51,14 +52,14 @@ func (c *converter) body(b *hclsyntax.Body, skip map[string]bool) *ast.StructLit
 		var end hcl.Pos
 		if it.attr != nil {
 			x, _ := c.expr(it.attr.Expr)
-			if c.inResource {
+			if in == resourceArgs {
 				x = nullByDefault(x)
 			}
 			f = field(c.lbl(it.attr.Name), x)
 			end = it.attr.SrcRange.End
 		} else {
 			blocks := blocksOf[it.typ]
-			f = field(c.lbl(it.typ), c.blocks(blocks))
+			f = field(c.lbl(it.typ), c.blocks(blocks, in))
 			end = blocks[len(blocks)-1].Range().End
 		}
 		docComment(f, doc)
@@ -71,8 +72,8 @@ func (c *converter) body(b *hclsyntax.Body, skip map[string]bool) *ast.StructLit
 	return s
 }
 
-// blocks converts the nested blocks of one type.
-func (c *converter) blocks(blocks []*hclsyntax.Block) ast.Expr {
+// blocks converts the nested blocks of one type, of a body of in.
+func (c *converter) blocks(blocks []*hclsyntax.Block, in argsOf) ast.Expr {
 	labeled := false
 	for _, b := range blocks {
 		if b.Type != "dynamic" && len(b.Labels) > 0 {
@@ -88,7 +89,7 @@ func (c *converter) blocks(blocks []*hclsyntax.Block) ast.Expr {
 				continue
 			}
 			path := append(append([]string{}, b.Labels...), "")
-			inner := c.blockBody(b)
+			inner := c.blockBody(b, in)
 			f := field(c.lbl(path[len(path)-2]), inner)
 			for i := len(path) - 3; i >= 0; i-- {
 				f = field(c.lbl(path[i]), &ast.StructLit{Elts: []ast.Decl{f}})
@@ -100,17 +101,17 @@ func (c *converter) blocks(blocks []*hclsyntax.Block) ast.Expr {
 	l := &ast.ListLit{}
 	for _, b := range blocks {
 		if b.Type == "dynamic" {
-			l.Elts = append(l.Elts, c.dynamic(b))
+			l.Elts = append(l.Elts, c.dynamic(b, in))
 			continue
 		}
-		l.Elts = append(l.Elts, c.blockBody(b))
+		l.Elts = append(l.Elts, c.blockBody(b, in))
 	}
 	return l
 }
 
 // blockBody converts a nested block's body, with the comments inside it.
-func (c *converter) blockBody(b *hclsyntax.Block) ast.Expr {
-	s := c.body(b.Body, nil)
+func (c *converter) blockBody(b *hclsyntax.Block, in argsOf) ast.Expr {
+	s := c.body(b.Body, nil, in)
 	if rest := c.comments.within(b.Range()); len(rest) > 0 {
 		s.Elts = append(s.Elts, commentDecl(rest))
 	}
@@ -123,7 +124,7 @@ func (c *converter) blockBody(b *hclsyntax.Block) ast.Expr {
 //	ingress: [for k, v in _var.rules {from_port: v.port}]
 //
 // A map or object is iterated in the order of its keys, as OpenTofu does.
-func (c *converter) dynamic(b *hclsyntax.Block) ast.Expr {
+func (c *converter) dynamic(b *hclsyntax.Block, in argsOf) ast.Expr {
 	if len(b.Labels) != 1 {
 		return c.unconverted(b.DefRange(), "Invalid dynamic block", "A dynamic block needs one label: the type of the blocks it makes.")
 	}
@@ -166,9 +167,22 @@ func (c *converter) dynamic(b *hclsyntax.Block) ast.Expr {
 	}
 	c.push(map[string]binding{iterName: {iterator: true, key: k, value: v, nameFacts: nameFacts{known: c.knownIn(forEach)}, forEach: forEach}})
 	defer c.pop()
-	body := c.blockBody(content)
+	body := c.blockBody(content, in)
 	return &ast.Comprehension{Clauses: c.guardedSource(clauses, body), Value: asStruct(body)}
 }
+
+// argsOf is whose arguments a body holds, for how they are written.
+type argsOf int
+
+const (
+	// otherArgs: a module call's, a provider's, a nested block's of
+	// either.
+	otherArgs argsOf = iota
+	// resourceArgs: a resource's, data source's or ephemeral resource's,
+	// and those of the blocks nested in it, whose nulls the provider may
+	// decide.
+	resourceArgs
+)
 
 // nullByDefault writes a null that an argument of a resource may take as
 // *null | _, a null by default. On the HCL side the provider decides an

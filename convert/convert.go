@@ -105,9 +105,6 @@ type converter struct {
 	scopes  []scope
 	anon    map[*hclsyntax.AnonSymbolExpr]string
 	curBody *hclsyntax.Body
-	// inResource is set while the arguments of a resource, data source or
-	// ephemeral resource are converted (see nullByDefault).
-	inResource bool
 
 	usesPath, usesWorkspace, usesPlanTime, usesHome bool
 	// fileUse is the first file function that reads the module's files

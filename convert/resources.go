@@ -65,9 +65,7 @@ func (c *converter) resource(b *hclsyntax.Block) []ast.Decl {
 	c.curBody = b.Body
 	path := c.resourcePath(mode, r.Type, r.Name)
 	value, multi, extra := c.instances(r.Count, r.ForEach, r.Enabled, func() ast.Expr {
-		c.inResource = true
-		s := c.body(b.Body, resourceMeta)
-		c.inResource = false
+		s := c.body(b.Body, resourceMeta, resourceArgs)
 		c.lifecycleChecks(s, &r.Lifecycle, c.selfRef(path))
 		c.provisioners(s, r, c.selfRef(path))
 		c.share(s)
@@ -433,7 +431,7 @@ func (c *converter) moduleCall(b *hclsyntax.Block) []ast.Decl {
 	cm := c.childTemplate(mc)
 	c.curBody = b.Body
 	value, multi, cond := c.instances(mc.Count, mc.ForEach, mc.Enabled, func() ast.Expr {
-		s := c.body(b.Body, moduleMeta)
+		s := c.body(b.Body, moduleMeta, otherArgs)
 		c.share(s)
 		if cm == nil {
 			// A module not converted (a registry or remote source):
@@ -489,7 +487,7 @@ func (c *converter) provider(b *hclsyntax.Block) []ast.Decl {
 	}
 	c.curBody = b.Body
 	value, multi, _ := c.instances(nil, forEach, nil, func() ast.Expr {
-		return c.body(b.Body, map[string]bool{"alias": true, "version": true, "for_each": true, "middleware": true})
+		return c.body(b.Body, map[string]bool{"alias": true, "version": true, "for_each": true, "middleware": true}, otherArgs)
 	})
 	if multi {
 		args[0] = attrString(key + "[*]")

@@ -298,11 +298,11 @@ func (c *converter) tableTemplate(f moduleFile) *tableTemplate {
 	// The template is converted as if alone: its names are its
 	// variables, and nothing of the declaration being converted applies.
 	saved := struct {
-		imports               map[string]bool
-		inUnknown, inResource bool
-		diags, reasons        int
-	}{c.imports, c.inUnknown, c.inResource, len(c.diags), len(c.reasons)}
-	c.imports, c.inUnknown, c.inResource = map[string]bool{}, false, false
+		imports        map[string]bool
+		inUnknown      bool
+		diags, reasons int
+	}{c.imports, c.inUnknown, len(c.diags), len(c.reasons)}
+	c.imports, c.inUnknown = map[string]bool{}, false
 	c.templates = append(c.templates, name)
 	c.scopes = append(c.scopes, scope{names: map[string]binding{}, templateVars: templateVarsField})
 	x, _ := convertExpr(c, expr)
@@ -324,7 +324,7 @@ func (c *converter) tableTemplate(f moduleFile) *tableTemplate {
 		break
 	}
 	t.imports = c.imports
-	c.imports, c.inUnknown, c.inResource = saved.imports, saved.inUnknown, saved.inResource
+	c.imports, c.inUnknown = saved.imports, saved.inUnknown
 	t.entry = &ast.StructLit{Elts: []ast.Decl{field(ident(templateVarsField), ident("_")), out}}
 	return t
 }
