@@ -216,6 +216,10 @@ func nullByDefault(x ast.Expr) ast.Expr {
 				args.Elts[i] = nullByDefault(el)
 			}
 		}
+		// The library's tryattr: its fallback may be its value.
+		if args, ok := libArgs(x, "tryattr"); ok && len(args.Elts) == 3 {
+			args.Elts[2] = nullByDefault(args.Elts[2])
+		}
 	case *ast.IndexExpr:
 		l, ok := x.X.(*ast.ListLit)
 		if !ok {

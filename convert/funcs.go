@@ -72,6 +72,9 @@ type call struct {
 	// converter's method would refer back to the table of functions
 	// that holds it.
 	readsPending func(hclsyntax.Expression) ast.Expr
+	// expr is the converter's expr, for a conversion that writes a part
+	// of an argument (tryAttr): a field for the same reason.
+	expr func(hcl.Expression) (ast.Expr, kind)
 }
 
 // fail reports that this call cannot be converted and returns the
@@ -192,7 +195,7 @@ func (c *converter) call(e *hclsyntax.FunctionCallExpr) (ast.Expr, kind) {
 		// A string function is not known while an argument is not.
 		outer = c.unknownScope(e)
 	}
-	cl := &call{c: c, name: name, src: e.Args, expand: e.ExpandFinal, rng: e.Range(), readsPending: c.readsPending}
+	cl := &call{c: c, name: name, src: e.Args, expand: e.ExpandFinal, rng: e.Range(), readsPending: c.readsPending, expr: c.expr}
 	for _, a := range e.Args {
 		x, k := c.expr(a)
 		cl.args = append(cl.args, x)

@@ -18,7 +18,7 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#try & {#args: [*a | 'error', b]}` of up to six where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is made a value of which nothing is known (`a | {#unknown: true}`, neither by default: OpenTofu's try of it is wholly unknown, and so is an attribute read from it); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#tryattr & {#args: [[a, b], \"x\", c]}` where each argument but the last reads one attribute from a variable, local value, each.value or for variable (the wrappers' try(each.value.x, var.defaults.x, c)), known while planning, the values given whole; `tofu.#try & {#args: [*a | 'error', b]}` of up to six where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is made a value of which nothing is known (`a | {#unknown: true}`, neither by default: OpenTofu's try of it is wholly unknown, and so is an attribute read from it); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
 	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; where x computes with a reference that is a string, number, bool or list not known yet, `[if R {bool}, C][0]`, not known either, as in OpenTofu (try's test of the references); a value computed from one not known yet of another kind by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
@@ -259,6 +259,8 @@ func convTry(cl *call) ast.Expr {
 	case last == 1 && !anyUnknown && plainFallback(x):
 		// try(var.settings.path, ""): what a person writes.
 		return defaulted(cl.args[0], x)
+	case !anyUnknown && len(tested) == last && !cl.c.a.called && cl.tryAttr() != nil:
+		return cl.tryAttr()
 	case !anyUnknown && len(tested) < maxTry && !cl.c.a.called:
 		// The library's #try tests the arguments as firstOr does, and
 		// the call reads as the HCL does. Each is given as
@@ -308,6 +310,69 @@ func convTry(cl *call) ast.Expr {
 		x = firstOr(cl, a, value, x, pending, reads)
 	}
 	return x
+}
+
+// tryAttr is try(a.name, b.name, ..., fallback) as the library's
+// #tryattr, where every argument but the last reads the same attribute
+// from a value that is there, whatever it holds: a variable, a local
+// value, each.value or a for expression's variable (the wrappers'
+// try(each.value.tags, var.defaults.tags, {})):
+//
+//	(tofu.#tryattr & {#args: [[v, _var.defaults], "tags", {}]}).out
+//
+// The values are given whole, so that no argument is an error, which
+// #try needs each argument held in (*a | 'error') for. nil where the call
+// is not of that form.
+func (cl *call) tryAttr() ast.Expr {
+	last := len(cl.src) - 1
+	var from []ast.Expr
+	name := ""
+	for _, e := range cl.src[:last] {
+		t, ok := e.(*hclsyntax.ScopeTraversalExpr)
+		if !ok || len(t.Traversal) < 2 {
+			return nil
+		}
+		at, ok := t.Traversal[len(t.Traversal)-1].(hcl.TraverseAttr)
+		if !ok || name != "" && at.Name != name {
+			return nil
+		}
+		name = at.Name
+		whole := t.Traversal[:len(t.Traversal)-1]
+		if !cl.c.alwaysThere(whole) {
+			return nil
+		}
+		x, _ := cl.expr(&hclsyntax.ScopeTraversalExpr{Traversal: whole, SrcRange: whole.SourceRange()})
+		from = append(from, x)
+	}
+	return cl.lib("tryattr", list(from...), stringLit(name), cl.args[last])
+}
+
+// alwaysThere is whether t is a value that evaluates without an error
+// wherever it may be read: a variable, a local value (one that fails
+// fails the module), each.key or each.value, or a name a for expression
+// or dynamic block binds.
+func (c *converter) alwaysThere(t hcl.Traversal) bool {
+	switch root := t.RootName(); {
+	case len(t) == 1:
+		b, bound := c.lookup(root)
+		return bound && !b.iterator && b.templateVars == ""
+	case len(t) == 2:
+		at, ok := t[1].(hcl.TraverseAttr)
+		if _, bound := c.lookup(root); !ok || bound && root != "each" {
+			return false
+		}
+		switch root {
+		case "var":
+			_, declared := c.m.Variables[at.Name]
+			return declared
+		case "local":
+			_, declared := c.m.Locals[at.Name]
+			return declared
+		case "each":
+			return at.Name == "key" || at.Name == "value"
+		}
+	}
+	return false
 }
 
 // wholly is a value a where it is known in full, and where it holds a
