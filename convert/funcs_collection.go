@@ -121,8 +121,12 @@ func (cl *call) strArg(i int) ast.Expr {
 }
 
 // tostring is x, of a kind not known, as a string, as tofu.#tostring
-// converts it. Where x is a reference, a known string is told by a
-// builtin first and interpolated:
+// converts it:
+//
+//	(tofu.#tostring & {#args: [x]}).out
+//
+// In a called module's template, where x is a reference, a known string
+// is told by a builtin first and interpolated:
 //
 //	[if strings.MinRunes(x, 0) != _|_ {"\(x)"}, if strings.MinRunes(x, 0) == _|_ {(tofu.#tostring & {#args: [x]}).out}][0]
 //
@@ -133,9 +137,11 @@ func (cl *call) strArg(i int) ast.Expr {
 // interpolation take x's value, and the clause of a false if is not
 // evaluated. MinRunes takes only a string: a value not known yet
 // (string), null, a number or a bool goes to the library, as before; a
-// default is taken (*"a" | string is "a", *null | string null).
+// default is taken (*"a" | string is "a", *null | string null). A root
+// module's conversion is evaluated once, where it is written: it keeps
+// the library's call alone, which reads as the HCL does.
 func (c *converter) tostring(x ast.Expr) ast.Expr {
-	if !plainRef(x) {
+	if !plainRef(x) || !c.a.called {
 		return c.lib("tostring", x)
 	}
 	isString := func(op token.Token) ast.Expr {

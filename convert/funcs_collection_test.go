@@ -179,16 +179,15 @@ func TestStringListForms(t *testing.T) {
 }
 
 // TestReferenceTestForms checks the forms written for a reference of a
-// kind not known: its conversion to a string tells a known string with
-// strings.MinRunes and interpolates it, and its null test tells a value
-// len takes, before the library's and the guard's unifications, which
-// evaluate the reference's expression again. Another expression keeps
-// the library's form.
+// kind not known: in a root module its conversion to a string is the
+// library's (in a called module's template, see TestCalledTostringForm),
+// and its null test tells a value len takes, before the library's and
+// the guard's unifications, which evaluate the reference's expression
+// again. Another expression keeps the library's form.
 func TestReferenceTestForms(t *testing.T) {
 	for _, tc := range []struct{ src, want, not string }{
-		{`lower(var.a)`, `if strings.MinRunes(_var.a, 0) != _|_ {`, "\x00"},
-		{`lower(var.a.name)`, `"\(_var.a.name)"`, "\x00"},
-		{`lower(var.a[0])`, `strings.MinRunes(_var.a[0], 0) == _|_`, "\x00"},
+		{`lower(var.a)`, `strings.ToLower((tofu.#tostring & {#args: [_var.a]}).out)`, "MinRunes"},
+		{`lower(var.a.name)`, `(tofu.#tostring & {#args: [_var.a.name]}).out`, "MinRunes"},
 		{`lower(var.a == null ? "x" : var.a)`, "tofu.#tostring", "MinRunes"},
 		{`terraform_data.d.output == null`, `if len(terraform_data.d.output) != _|_ {`, "\x00"},
 		{`tolist(terraform_data.d.output) != null`, `[if (*((tofu.#unify & {`, "\x00"},
@@ -198,6 +197,38 @@ func TestReferenceTestForms(t *testing.T) {
 		{`var.l != null`, "_var.l != null", "len("},
 	} {
 		checkForm(t, tc.src, tc.want, tc.not)
+	}
+}
+
+// TestCalledTostringForm checks the conversion to a string of a
+// reference of a kind not known in a called module's template: a known
+// string is told with strings.MinRunes and interpolated, before the
+// library's unification, which would evaluate the reference's expression
+// again at each reference (a chain of calls passing a value on would pay
+// for the whole chain at each call).
+func TestCalledTostringForm(t *testing.T) {
+	r, _ := convertSource(t, map[string]string{
+		"main.tf":   "module \"m\" {\n  source = \"./m\"\n  a      = [\"x\"]\n}\n",
+		"m/main.tf": "variable \"a\" {\n  type = any\n}\noutput \"x\" {\n  value = lower(var.a[0])\n}\n",
+	})
+	if r.Diagnostics.HasErrors() {
+		t.Fatalf("not converted: %s", r.Diagnostics.Error())
+	}
+	var root, template string
+	for _, f := range r.Files {
+		if strings.HasPrefix(f.Name, "module_") {
+			template += string(f.Source)
+		} else {
+			root += string(f.Source)
+		}
+	}
+	for _, want := range []string{`if strings.MinRunes(_arg.a[0], 0) != _|_ {`, `"\(_arg.a[0])"`, `strings.MinRunes(_arg.a[0], 0) == _|_`} {
+		if !strings.Contains(template, want) {
+			t.Errorf("the template lacks %q:\n%s", want, template)
+		}
+	}
+	if strings.Contains(root, "MinRunes") {
+		t.Errorf("the root module has the called module's form:\n%s", root)
 	}
 }
 
