@@ -23,7 +23,7 @@ func TestCompact(t *testing.T) {
 		// A list comprehension of inline parts, and a conditional, go on
 		// one line.
 		{`[for x in var.l : upper(x) if x != ""]`, `[for x in _var.l if x != "" {strings.ToUpper(x)}]`, "\x00"},
-		{`var.f == "" ? "a" : var.f`, `[if _var.f == "" {"a"}, if _var.f != "" {_var.f}][0]`, "\x00"},
+		{`var.f == "" ? "a" : var.f`, `{if _var.f == "" {"a"}, if _var.f != "" {_var.f}}`, "\x00"},
 	} {
 		checkForm(t, tc.src, tc.want, tc.not)
 	}

@@ -359,6 +359,7 @@ func (c *converter) format(decls []ast.Decl) []byte {
 		file.Decls = append(file.Decls, d)
 	}
 	keepKeywordLabels(file)
+	embedConditionals(file)
 	compactStructs(file)
 	b, err := format.Node(file, format.Simplify())
 	if err != nil {

@@ -1,0 +1,85 @@
+package convert
+
+import (
+	"strings"
+
+	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/ast/astutil"
+	"cuelang.org/go/cue/format"
+	"cuelang.org/go/cue/token"
+)
+
+// embedConditionals writes each conditional of file whose two results
+// are guarded by a condition and its negation as a struct that embeds
+// them,
+//
+//	{if C {A}, if !C {B}}
+//
+// in place of the selection [if C {A}, if !C {B}][0]. The two mean the
+// same: exactly one guard holds once C is known, and a struct of nothing
+// but an embedded value is that value (a string, a list, null, a struct
+// with the closedness it has); while C is not known, or is an error, so
+// is the result. A selection whose last result has no guard, [if C {A},
+// B][0], is left as it is: the struct would need C's negation written
+// out, and a test of C twice.
+func embedConditionals(file *ast.File) {
+	astutil.Apply(file, nil, func(cur astutil.Cursor) bool {
+		ix, ok := cur.Node().(*ast.IndexExpr)
+		if !ok {
+			return true
+		}
+		if s, ok := exhaustiveConditional(ix); ok {
+			cur.Replace(s)
+		}
+		return true
+	})
+}
+
+// exhaustiveConditional is ix, [if C {A}, if !C {B}][0], as the struct
+// embedConditionals writes; false where ix is not of that form.
+func exhaustiveConditional(ix *ast.IndexExpr) (*ast.StructLit, bool) {
+	if lit, ok := ix.Index.(*ast.BasicLit); !ok || lit.Kind != token.INT || lit.Value != "0" {
+		return nil, false
+	}
+	l, ok := ix.X.(*ast.ListLit)
+	if !ok || len(l.Elts) != 2 {
+		return nil, false
+	}
+	var conds [2]ast.Expr
+	for i, el := range l.Elts {
+		comp, ok := el.(*ast.Comprehension)
+		if !ok || len(comp.Clauses) != 1 {
+			return nil, false
+		}
+		clause, ok := comp.Clauses[0].(*ast.IfClause)
+		if !ok {
+			return nil, false
+		}
+		conds[i] = clause.Condition
+	}
+	if !sameSyntax(not(conds[0]), conds[1]) && !sameSyntax(conds[0], not(conds[1])) {
+		return nil, false
+	}
+	// Laid out as the list was, on one line but where a result breaks
+	// it: {if C {A}, if !C {B}}.
+	s := &ast.StructLit{Elts: []ast.Decl{l.Elts[0].(*ast.Comprehension), l.Elts[1].(*ast.Comprehension)}}
+	for _, el := range l.Elts {
+		if comp := el.(*ast.Comprehension); inlineComprehension(comp) {
+			v := comp.Value.(*ast.StructLit)
+			ast.SetRelPos(v.Elts[0], token.NoSpace)
+			v.Rbrace = token.NoSpace.Pos()
+		}
+	}
+	ast.SetRelPos(s.Elts[0], token.NoSpace)
+	ast.SetRelPos(s.Elts[1], token.Blank)
+	s.Rbrace = token.NoSpace.Pos()
+	return s, true
+}
+
+// sameSyntax reports whether a and b are written the same, spaces and
+// line breaks aside.
+func sameSyntax(a, b ast.Expr) bool {
+	fa, errA := format.Node(a)
+	fb, errB := format.Node(b)
+	return errA == nil && errB == nil && strings.Join(strings.Fields(string(fa)), " ") == strings.Join(strings.Fields(string(fb)), " ")
+}
