@@ -23,12 +23,14 @@ import (
 // B][0], is left as it is: the struct would need C's negation written
 // out, and a test of C twice.
 func embedConditionals(file *ast.File) {
+	made := map[*ast.StructLit]bool{}
 	astutil.Apply(file, nil, func(cur astutil.Cursor) bool {
 		ix, ok := cur.Node().(*ast.IndexExpr)
 		if !ok {
 			return true
 		}
-		if s, ok := exhaustiveConditional(ix); ok {
+		if s, ok := exhaustiveConditional(ix, made); ok {
+			made[s] = true
 			cur.Replace(s)
 		}
 		return true
@@ -36,8 +38,9 @@ func embedConditionals(file *ast.File) {
 }
 
 // exhaustiveConditional is ix, [if C {A}, if !C {B}][0], as the struct
-// embedConditionals writes; false where ix is not of that form.
-func exhaustiveConditional(ix *ast.IndexExpr) (*ast.StructLit, bool) {
+// embedConditionals writes; false where ix is not of that form. made are
+// the structs it wrote before, for results that are conditionals too.
+func exhaustiveConditional(ix *ast.IndexExpr, made map[*ast.StructLit]bool) (*ast.StructLit, bool) {
 	if lit, ok := ix.Index.(*ast.BasicLit); !ok || lit.Kind != token.INT || lit.Value != "0" {
 		return nil, false
 	}
@@ -64,7 +67,14 @@ func exhaustiveConditional(ix *ast.IndexExpr) (*ast.StructLit, bool) {
 	// it: {if C {A}, if !C {B}}.
 	s := &ast.StructLit{Elts: []ast.Decl{l.Elts[0].(*ast.Comprehension), l.Elts[1].(*ast.Comprehension)}}
 	for _, el := range l.Elts {
-		if comp := el.(*ast.Comprehension); inlineComprehension(comp) {
+		comp := el.(*ast.Comprehension)
+		if inner, ok := embeddedStruct(comp.Value); ok && !made[inner] && !smallStruct(inner) {
+			// if C {{a: 1, ...}} is if C {a: 1, ...}, where the struct
+			// takes lines of its own anyway; one on a line stays one,
+			// and so does a conditional.
+			comp.Value = inner
+		}
+		if inlineComprehension(comp) {
 			v := comp.Value.(*ast.StructLit)
 			ast.SetRelPos(v.Elts[0], token.NoSpace)
 			v.Rbrace = token.NoSpace.Pos()
@@ -74,6 +84,21 @@ func exhaustiveConditional(ix *ast.IndexExpr) (*ast.StructLit, bool) {
 	ast.SetRelPos(s.Elts[1], token.Blank)
 	s.Rbrace = token.NoSpace.Pos()
 	return s, true
+}
+
+// embeddedStruct is the struct literal that x, a comprehension's value,
+// embeds and holds nothing beside: {{a: 1}}.
+func embeddedStruct(x ast.Expr) (*ast.StructLit, bool) {
+	s, ok := x.(*ast.StructLit)
+	if !ok || len(s.Elts) != 1 || len(ast.Comments(s)) > 0 {
+		return nil, false
+	}
+	e, ok := s.Elts[0].(*ast.EmbedDecl)
+	if !ok || len(ast.Comments(e)) > 0 {
+		return nil, false
+	}
+	inner, ok := e.Expr.(*ast.StructLit)
+	return inner, ok
 }
 
 // sameSyntax reports whether a and b are written the same, spaces and

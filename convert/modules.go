@@ -371,17 +371,19 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 			// A null argument takes the variable's default:
 			// [if arg != null {arg}, _][0], or where the argument is
 			// known while planning, if arg != null {name: arg}.
-			sel := index(&ast.ListLit{Elts: []ast.Expr{
-				&ast.Comprehension{
-					Clauses: []ast.Clause{&ast.IfClause{Condition: nullTestOf(arg, kindOfType(v.Type), known, true)}},
-					Value:   asStruct(val),
-				},
-				ident("_"),
-			}}, intLit(0))
 			if known {
+				sel := conditional(nullTestOf(arg, kindOfType(v.Type), known, true), val, ident("_"))
 				c.knownConds[sel] = true
+				val = sel
+			} else {
+				val = index(&ast.ListLit{Elts: []ast.Expr{
+					&ast.Comprehension{
+						Clauses: []ast.Clause{&ast.IfClause{Condition: nullTestOf(arg, kindOfType(v.Type), known, true)}},
+						Value:   asStruct(val),
+					},
+					ident("_"),
+				}}, intLit(0))
 			}
-			val = sel
 		}
 		// A quoted label binds no name, so args stays in reach.
 		vars.Elts = append(vars.Elts, field(ast.NewString(name), val))
@@ -669,14 +671,18 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 	case known && depth > 0 && !labeled:
 		return binary(token.OR, mapped, paren(binary(token.AND, x, ident("null"))))
 	}
-	sel := index(list(
+	if known {
+		// Both results guarded, x == null and x != null: a conditional
+		// that the writer embeds ({if x == null {null}, if x != null
+		// {mapped}}) or a field lifts.
+		sel := conditional(nullTestOf(x, kindOfType(t), known, false), ident("null"), mapped)
+		c.knownConds[sel] = true
+		return sel
+	}
+	return index(list(
 		&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: nullTestOf(x, kindOfType(t), known, false)}}, Value: asStruct(ident("null"))},
 		mapped,
 	), intLit(0))
-	if known {
-		c.knownConds[sel] = true
-	}
-	return sel
 }
 
 // objectFields is x, an object whose attributes sh names all (an object
