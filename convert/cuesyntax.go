@@ -171,9 +171,27 @@ func embed(x ast.Expr) *ast.StructLit {
 // reference to it is unified into a definition, as in every library call: so
 // one(r[*]) of a resource with no instances was not known.
 func structFor(clauses []ast.Clause, key, val ast.Expr) *ast.StructLit {
+	return structForBody(clauses, []ast.Decl{field(&ast.ParenExpr{X: key}, val)})
+}
+
+// fieldOnOneLine is {f}, written on one line where f's value is an atom or a
+// short call (inline), as a person writes a comprehension's one field:
+// if k == "port" {(k): (tofu.#tonumber & {#args: [v]}).out}.
+func fieldOnOneLine(f *ast.Field) *ast.StructLit {
+	s := &ast.StructLit{Elts: []ast.Decl{f}}
+	if inline(f.Value) {
+		ast.SetRelPos(f, token.NoSpace)
+		s.Rbrace = token.NoSpace.Pos()
+	}
+	return s
+}
+
+// structForBody is {{}, for ... {body}}: structFor with the comprehension's
+// body given.
+func structForBody(clauses []ast.Clause, body []ast.Decl) *ast.StructLit {
 	return &ast.StructLit{Elts: []ast.Decl{
 		&ast.EmbedDecl{Expr: &ast.StructLit{}},
-		&ast.Comprehension{Clauses: clauses, Value: &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: key}, val)}}},
+		&ast.Comprehension{Clauses: clauses, Value: &ast.StructLit{Elts: body}},
 	}}
 }
 

@@ -586,53 +586,73 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 		if !extra {
 			keep = keyTests(ident(k), token.NEQ, token.LAND, names)
 		}
-		// The value of each attribute, converted to its type: of those
-		// that in tells. closed says that the loop reaches those alone:
-		// where that is one, its conversion needs no test of the key.
-		valueOf := func(in func(string) bool, closed bool) ast.Expr {
-			var cases []ast.Expr
+		// The body of the loop over x's attributes, of those that in
+		// tells, each converted to its type: (k): v where none is
+		// converted (identity), (k): conv where closed says that the
+		// loop reaches one attribute alone, and otherwise a field-level
+		// if for each attribute converted and one for those kept as
+		// they are:
+		//
+		//	if k == "port" {(k): (tofu.#tonumber & {#args: [v]}).out}
+		//	if k != "port" {(k): v}
+		//
+		// The attributes kept are named where closed says that the loop
+		// reaches those that in tells alone (if k == "a" || k == "b"),
+		// and are those not converted otherwise.
+		bodyOf := func(in func(string) bool, closed bool) (body []ast.Decl, identity bool) {
+			var converted, kept []string
 			var only ast.Expr
-			reached := 0
 			for _, n := range slices.Sorted(maps.Keys(t.AttributeTypes())) {
 				if !in(n) || (from.IsObjectType() && !from.HasAttribute(n)) {
 					// Not one of those in tells, or not one x has.
 					continue
 				}
-				reached++
 				sub := c.conform(ident(v), t.AttributeType(n), attributeOf(from, n), sh.attr(n), child(d, n), depth+1, known, true)
 				if same(sub) {
+					kept = append(kept, n)
 					continue
 				}
 				only = sub
-				cases = append(cases, &ast.Comprehension{
+				converted = append(converted, n)
+				body = append(body, &ast.Comprehension{
 					Clauses: []ast.Clause{&ast.IfClause{Condition: &ast.BinaryExpr{X: ident(k), Op: token.EQL, Y: stringLit(n)}}},
-					Value:   asStruct(sub),
+					Value:   fieldOnOneLine(field(&ast.ParenExpr{X: ident(k)}, sub)),
 				})
 			}
+			keyed := func(x ast.Expr) []ast.Decl { return []ast.Decl{field(&ast.ParenExpr{X: ident(k)}, x)} }
 			switch {
-			case len(cases) == 0:
-				return ident(v)
-			case closed && reached == 1:
-				return only
+			case len(converted) == 0:
+				return keyed(ident(v)), true
+			case closed && len(converted) == 1 && len(kept) == 0:
+				return keyed(only), false
+			case closed && len(kept) == 0:
+				return body, false
 			}
-			return index(list(append(cases, ident(v))...), intLit(0))
+			rest := keyTests(ident(k), token.NEQ, token.LAND, converted)
+			if closed {
+				rest = keyTests(ident(k), token.EQL, token.LOR, kept)
+			}
+			return append(body, &ast.Comprehension{
+				Clauses: []ast.Clause{&ast.IfClause{Condition: rest}},
+				Value:   fieldOnOneLine(keyed(ident(v))[0].(*ast.Field)),
+			}), false
 		}
 		loop := func() ast.Clause { return &ast.ForClause{Key: ident(k), Value: ident(v), Source: x} }
 		if defaulted == nil {
-			val := valueOf(func(string) bool { return true }, extra)
+			body, identity := bodyOf(func(string) bool { return true }, extra)
 			if keep == nil {
 				if extra {
 					// t has no attribute: every one is dropped.
 					mapped = &ast.StructLit{}
 					break
 				}
-				if same(val) {
+				if identity {
 					return x
 				}
-				mapped = structFor([]ast.Clause{loop()}, ident(k), val)
+				mapped = structForBody([]ast.Clause{loop()}, body)
 				break
 			}
-			mapped = structFor([]ast.Clause{loop(), &ast.IfClause{Condition: keep}}, ident(k), val)
+			mapped = structForBody([]ast.Clause{loop(), &ast.IfClause{Condition: keep}}, body)
 			break
 		}
 		// Two comprehensions, not one with keep || notNull(v): CUE
@@ -643,11 +663,13 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 		hasDefault := func(n string) bool { return slices.Contains(names, n) }
 		s := &ast.StructLit{Elts: []ast.Decl{&ast.EmbedDecl{Expr: &ast.StructLit{}}}}
 		if keep != nil {
-			s = structFor([]ast.Clause{loop(), &ast.IfClause{Condition: keep}}, ident(k), valueOf(func(n string) bool { return !hasDefault(n) }, extra))
+			body, _ := bodyOf(func(n string) bool { return !hasDefault(n) }, extra)
+			s = structForBody([]ast.Clause{loop(), &ast.IfClause{Condition: keep}}, body)
 		}
+		body, _ := bodyOf(hasDefault, true)
 		s.Elts = append(s.Elts, &ast.Comprehension{
 			Clauses: []ast.Clause{loop(), &ast.IfClause{Condition: defaulted}, &ast.IfClause{Condition: nullTestOf(ident(v), kindUnknown, known, true)}},
-			Value:   &ast.StructLit{Elts: []ast.Decl{field(&ast.ParenExpr{X: ident(k)}, valueOf(hasDefault, true))}},
+			Value:   &ast.StructLit{Elts: body},
 		})
 		mapped = s
 	default:
