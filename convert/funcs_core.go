@@ -84,7 +84,7 @@ var coreFuncs = map[string]function{
 		}
 		return cl.c.libList("merge", cl.argList())
 	}},
-	"coalesce": {how: byExpr, note: "`[for x in [a] if x != null && x != \"\" {x}, [for x in [b] if ... {x}][0]][0]`: the first argument neither null nor \"\" decides, whatever follows", conv: func(cl *call) ast.Expr {
+	"coalesce": {how: byExpr, note: "`tofu.#coalesce & {#args: [a, b]}` in a root module where every argument is known while planning; otherwise `[for x in [a] if x != null && x != \"\" {x}, [for x in [b] if ... {x}][0]][0]`: the first argument neither null nor \"\" decides, whatever follows", conv: func(cl *call) ast.Expr {
 		if len(cl.args) == 0 {
 			return cl.fail("coalesce takes at least one argument.")
 		}
@@ -109,6 +109,30 @@ var coreFuncs = map[string]function{
 		}
 		if cl.expand {
 			return flat()
+		}
+		if !cl.c.a.called && !slices.ContainsFunc(cl.src, cl.c.mayBeUnknown) {
+			// Every argument known while planning, in a root module:
+			// the library's, which reads as the HCL does, with the
+			// literal nulls and "" left out and nothing after an
+			// argument that decides; that argument alone where it is
+			// the first.
+			var kept []ast.Expr
+			for _, a := range cl.args {
+				if lit, ok := a.(*ast.BasicLit); ok && (lit.Kind == token.NULL || lit.Value == `""`) {
+					continue
+				}
+				kept = append(kept, a)
+				if decides(a) {
+					break
+				}
+			}
+			switch {
+			case len(kept) == 0:
+				return flat()
+			case len(kept) == 1 && decides(kept[0]):
+				return kept[0]
+			}
+			return cl.lib("coalesce", kept...)
 		}
 		// One argument at a time, as OpenTofu looks at them: the first
 		// that is neither null nor "" decides, whatever follows it (an

@@ -88,7 +88,12 @@ func TestMergeArguments(t *testing.T) {
 // fabric's project module), and that one of nothing but null and "" is
 // an error, as in OpenTofu.
 func TestCoalesce(t *testing.T) {
-	checkForm(t, `coalesce(var.f, var.a, "d")`, `[if _var.f != null && _var.f != "" {_var.f}, [if _var.a != null && _var.a != "" {_var.a}, "d"][0]][0]`, `#coalesce`)
+	// A root module's arguments known while planning: the library's.
+	checkForm(t, `coalesce(var.f, var.a, "d")`, `(tofu.#coalesce & {#args: [_var.f, _var.a, "d"]}).out`, `[if`)
+	checkForm(t, `coalesce(null, "", "d", var.f)`, `x: "d"`, `#coalesce`)
+	// One that may not be known: one argument at a time, the first that
+	// decides taken whatever follows.
+	checkForm(t, `coalesce(var.f, terraform_data.d.output, "d")`, `[if _var.f != null && _var.f != "" {_var.f}, [if terraform_data.d.output != null && terraform_data.d.output != "" {terraform_data.d.output}, "d"][0]][0]`, `#coalesce`)
 	checkErrorLikeOpenTofu(t, `coalesce(null, "")`)
 	checkErrorLikeOpenTofu(t, `coalesce(null, "", "")`)
 }
