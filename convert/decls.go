@@ -172,6 +172,9 @@ func (c *converter) output(b *hclsyntax.Block) []ast.Decl {
 			fmt.Sprintf("The value of this root module output is computed from var.%s, which is sensitive; OpenTofu requires the output to say sensitive = true.", name))
 	} else {
 		x, _ = c.expr(o.Expr)
+		if call, ok := config.UnwrapParens(o.Expr).(*hclsyntax.FunctionCallExpr); ok && !c.a.called && strings.TrimPrefix(call.Name, "core::") == "try" && len(call.Args) == 2 && !c.readsSoftNull(call.Args[0]) {
+			x = outputTry(x)
+		}
 	}
 	args := []string{attrString(o.Name)}
 	if o.Sensitive {

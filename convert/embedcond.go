@@ -104,6 +104,9 @@ func embeddedStruct(x ast.Expr) (*ast.StructLit, bool) {
 // sameSyntax reports whether a and b are written the same, spaces and
 // line breaks aside.
 func sameSyntax(a, b ast.Expr) bool {
+	if a == nil || b == nil {
+		return false
+	}
 	fa, errA := format.Node(a)
 	fb, errB := format.Node(b)
 	return errA == nil && errB == nil && strings.Join(strings.Fields(string(fa)), " ") == strings.Join(strings.Fields(string(fb)), " ")

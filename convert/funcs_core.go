@@ -373,9 +373,30 @@ func (cl *call) tryAttr() ast.Expr {
 
 // alwaysThere is whether t is a value that evaluates without an error
 // wherever it may be read: a variable, a local value (one that fails
-// fails the module), each.key or each.value, or a name a for expression
-// or dynamic block binds.
+// fails the module), each.key or each.value, a name a for expression
+// or dynamic block binds, or an attribute of one of those whose type is
+// an object type that has it (an optional attribute is there, null where
+// it is not given: v.timeouts of a map(object({timeouts =
+// optional(object(...))}))).
 func (c *converter) alwaysThere(t hcl.Traversal) bool {
+	if c.rootThere(t) {
+		return true
+	}
+	if len(t) < 2 {
+		return false
+	}
+	at, ok := t[len(t)-1].(hcl.TraverseAttr)
+	if !ok || !c.alwaysThere(t[:len(t)-1]) {
+		return false
+	}
+	whole := t[:len(t)-1]
+	ty := c.typeOf(&hclsyntax.ScopeTraversalExpr{Traversal: whole, SrcRange: whole.SourceRange()})
+	return ty.IsObjectType() && ty.HasAttribute(at.Name)
+}
+
+// rootThere is alwaysThere of a variable, a local value, each.key or
+// each.value, or a name a for expression or dynamic block binds.
+func (c *converter) rootThere(t hcl.Traversal) bool {
 	switch root := t.RootName(); {
 	case len(t) == 1:
 		b, bound := c.lookup(root)
@@ -445,6 +466,114 @@ func tryKind(kinds []kind) kind {
 		}
 	}
 	return k
+}
+
+// outputTry is x, the conversion of try(a, b) that is a root module
+// output's value, as CUE's default, *a | b, where b is a literal
+// (plainFallback, or null) and x tests a alone: x the library's #try of
+// a known a, or the test in place of one that may not be known yet,
+// [if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]. The two mean the
+// same: CUE drops a's arm exactly where the test takes a for an error,
+// and a value not known yet (a type) is a's default and not known. Only
+// for an output of the root module, which nothing in the module reads:
+// elsewhere a null arm would be seen by a module argument's conversion,
+// which tests its value by unifying it with null (see plainFallback).
+// A try that also asks whether a's references are pending ([if ... {a},
+// if R {T}, b][0]) is left as it is: there b is not what a's error gives.
+func outputTry(x ast.Expr) ast.Expr {
+	if args, ok := libArgs(x, "try"); ok && len(args.Elts) == 2 {
+		tested, ok := args.Elts[0].(*ast.BinaryExpr)
+		if !ok || tested.Op != token.OR || !outputFallback(args.Elts[1]) {
+			return x
+		}
+		if a, ok := tested.X.(*ast.UnaryExpr); ok && a.Op == token.MUL && isErrorSentinel(tested.Y) {
+			return defaulted(a.X, args.Elts[1])
+		}
+		return x
+	}
+	ix, ok := x.(*ast.IndexExpr)
+	if !ok {
+		return x
+	}
+	l, ok := ix.X.(*ast.ListLit)
+	if !ok || len(l.Elts) != 2 || !outputFallback(l.Elts[1]) {
+		return x
+	}
+	comp, ok := l.Elts[0].(*ast.Comprehension)
+	if !ok {
+		return x
+	}
+	value, ok := embeddedValue(comp.Value)
+	if !ok || len(comp.Clauses) != 1 {
+		return x
+	}
+	// The value must be the one tested: one made wholly unknown
+	// ([if json.Marshal(a) == _|_ {a | {#unknown: true}}, a][0]) is not
+	// an error where a is.
+	if cond, ok := comp.Clauses[0].(*ast.IfClause); !ok || !sameSyntax(valueTested(cond.Condition), value) {
+		return x
+	}
+	return defaulted(value, l.Elts[1])
+}
+
+// outputFallback is whether b may be the other arm of an output's
+// *a | b: a literal without a default of its own, or null.
+func outputFallback(b ast.Expr) bool {
+	if _, ok := b.(*ast.Comprehension); ok {
+		return false
+	}
+	return isNullLit(b) || plainFallback(b)
+}
+
+// valueTested is a where x is valueTest's [(*a | 'error') & tofu.#value]
+// != _|_; nil otherwise.
+func valueTested(x ast.Expr) ast.Expr {
+	b, ok := x.(*ast.BinaryExpr)
+	if !ok || b.Op != token.NEQ || !isBottom(b.Y) {
+		return nil
+	}
+	l, ok := b.X.(*ast.ListLit)
+	if !ok || len(l.Elts) != 1 {
+		return nil
+	}
+	and, ok := l.Elts[0].(*ast.BinaryExpr)
+	if !ok || and.Op != token.AND {
+		return nil
+	}
+	if sel, ok := and.Y.(*ast.SelectorExpr); !ok || identName(sel.Sel) != "#value" {
+		return nil
+	}
+	p, ok := and.X.(*ast.ParenExpr)
+	if !ok {
+		return nil
+	}
+	or, ok := p.X.(*ast.BinaryExpr)
+	if !ok || or.Op != token.OR || !isErrorSentinel(or.Y) {
+		return nil
+	}
+	if a, ok := or.X.(*ast.UnaryExpr); ok && a.Op == token.MUL {
+		return a.X
+	}
+	return nil
+}
+
+// isErrorSentinel is whether x is 'error' (errorSentinel).
+func isErrorSentinel(x ast.Expr) bool {
+	lit, ok := x.(*ast.BasicLit)
+	return ok && lit.Kind == token.STRING && lit.Value == "'error'"
+}
+
+// embeddedValue is the value a comprehension's {x} embeds.
+func embeddedValue(v ast.Expr) (ast.Expr, bool) {
+	s, ok := v.(*ast.StructLit)
+	if !ok || len(s.Elts) != 1 {
+		return nil, false
+	}
+	e, ok := s.Elts[0].(*ast.EmbedDecl)
+	if !ok {
+		return nil, false
+	}
+	return e.Expr, true
 }
 
 // maxTry is the most arguments the library's #try takes, the last one
