@@ -89,15 +89,14 @@ func exhaustiveConditional(ix *ast.IndexExpr, made map[*ast.StructLit]bool) (*as
 // embeddedStruct is the struct literal that x, a comprehension's value,
 // embeds and holds nothing beside: {{a: 1}}.
 func embeddedStruct(x ast.Expr) (*ast.StructLit, bool) {
-	s, ok := x.(*ast.StructLit)
-	if !ok || len(s.Elts) != 1 || len(ast.Comments(s)) > 0 {
+	if len(ast.Comments(x)) > 0 {
 		return nil, false
 	}
-	e, ok := s.Elts[0].(*ast.EmbedDecl)
-	if !ok || len(ast.Comments(e)) > 0 {
+	v, ok := embeddedValue(x)
+	if !ok {
 		return nil, false
 	}
-	inner, ok := e.Expr.(*ast.StructLit)
+	inner, ok := v.(*ast.StructLit)
 	return inner, ok
 }
 

@@ -563,14 +563,15 @@ func isErrorSentinel(x ast.Expr) bool {
 	return ok && lit.Kind == token.STRING && lit.Value == "'error'"
 }
 
-// embeddedValue is the value a comprehension's {x} embeds.
+// embeddedValue is the value a comprehension's {x} embeds; false where
+// it holds anything else, or a comment.
 func embeddedValue(v ast.Expr) (ast.Expr, bool) {
 	s, ok := v.(*ast.StructLit)
 	if !ok || len(s.Elts) != 1 {
 		return nil, false
 	}
 	e, ok := s.Elts[0].(*ast.EmbedDecl)
-	if !ok {
+	if !ok || len(ast.Comments(e)) > 0 {
 		return nil, false
 	}
 	return e.Expr, true
