@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -354,6 +355,7 @@ func (c *converter) runtimeValues(e hcl.Expression, limit int) []string {
 	var names []string
 	seen := map[string]bool{}
 	busy := map[string]bool{}
+	walked := map[hcl.Expression]bool{}
 	var walk func(e hcl.Expression)
 	add := func(name string) {
 		if !seen[name] && len(names) < limit {
@@ -374,11 +376,21 @@ func (c *converter) runtimeValues(e hcl.Expression, limit int) []string {
 				}
 			}
 			if b, ok := c.lookup(root); ok {
+				// A name's collection is walked once: in the scope of
+				// the walk, a collection that names its own variable
+				// ([for v in v.list : ...] inside another for over v)
+				// finds that variable's binding again.
 				switch {
 				case b.forEach != nil:
-					walk(b.forEach)
+					if !walked[b.forEach] {
+						walked[b.forEach] = true
+						walk(b.forEach)
+					}
 				case b.over != nil:
-					walk(b.over)
+					if !walked[b.over] {
+						walked[b.over] = true
+						walk(b.over)
+					}
 				case root == "each" || root == "count":
 					add(root + "." + attr)
 				default:
@@ -406,6 +418,32 @@ func (c *converter) runtimeValues(e hcl.Expression, limit int) []string {
 	}
 	walk(e)
 	return names
+}
+
+// pure is whether e, in a root module, depends on nothing but the
+// module's input variables, path values and count.index (runtimeValues):
+// values the engine sets before it evaluates anything, never a field
+// that is not there yet (a resource's, data source's or module's value
+// is, while the engine has not given its shape), so that e is complete
+// in every evaluation but where it is a type, as a function's result not
+// known while planning is. A called module's values are its callers'
+// arguments, which may be any of those: none is pure.
+func (c *converter) pure(e hcl.Expression) bool {
+	if c.a.called {
+		return false
+	}
+	for _, t := range e.Variables() {
+		if t.RootName() == "self" {
+			// The resource's own values, its computed attributes.
+			return false
+		}
+	}
+	for _, n := range c.runtimeValues(e, math.MaxInt) {
+		if !strings.HasPrefix(n, "var.") && !strings.HasPrefix(n, "path.") && n != "count.index" {
+			return false
+		}
+	}
+	return true
 }
 
 // runtimeReason says why e is not known when converting, naming the

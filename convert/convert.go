@@ -126,6 +126,10 @@ type converter struct {
 	// knownConds are the conditionals written whose condition is known
 	// while planning, which a field may take apart (see fieldDecls).
 	knownConds map[*ast.IndexExpr]bool
+	// embeddable are the conditionals written whose condition and
+	// results are pure, which the writer may write as a struct that
+	// embeds them (see embedConditionals).
+	embeddable map[*ast.IndexExpr]bool
 
 	// consts evaluate expressions when converting (see constValue).
 	consts [2]*constEnv
@@ -229,6 +233,7 @@ func newConverter(m *config.Module, opts Options, fam *family, child string) *co
 		topLevel:       map[string]bool{},
 		a:              newAnalysis(m, child != ""),
 		knownConds:     map[*ast.IndexExpr]bool{},
+		embeddable:     map[*ast.IndexExpr]bool{},
 	}
 	if fam != nil {
 		c.a.knowing(fam.known.of(m))
@@ -359,7 +364,7 @@ func (c *converter) format(decls []ast.Decl) []byte {
 		file.Decls = append(file.Decls, d)
 	}
 	keepKeywordLabels(file)
-	embedConditionals(file)
+	embedConditionals(file, c.embeddable)
 	compactStructs(file)
 	b, err := format.Node(file, format.Simplify())
 	if err != nil {

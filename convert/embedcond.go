@@ -9,9 +9,9 @@ import (
 	"cuelang.org/go/cue/token"
 )
 
-// embedConditionals writes each conditional of file whose two results
-// are guarded by a condition and its negation as a struct that embeds
-// them,
+// embedConditionals writes each conditional of file that the writer
+// marked embeddable (see pure) and whose two results are guarded by a
+// condition and its negation as a struct that embeds them,
 //
 //	{if C {A}, if !C {B}}
 //
@@ -22,11 +22,20 @@ import (
 // is the result. A selection whose last result has no guard, [if C {A},
 // B][0], is left as it is: the struct would need C's negation written
 // out, and a test of C twice.
-func embedConditionals(file *ast.File) {
+//
+// Only where every part is complete in every evaluation: CUE v0.17.1
+// takes a struct whose embedded value is an incomplete error (a field
+// not there yet, as a computed attribute is before the engine's shapes)
+// for an empty struct where it is read, so that
+// [if {if true {d.missing > 0}} {v: 1}] is [] and
+// "\({if true {d.missing}})" is "" where the selection waits (the
+// egress-only gateway of terraform-aws-vpc's network-acls example,
+// counted by such a condition, was left out).
+func embedConditionals(file *ast.File, embeddable map[*ast.IndexExpr]bool) {
 	made := map[*ast.StructLit]bool{}
 	astutil.Apply(file, nil, func(cur astutil.Cursor) bool {
 		ix, ok := cur.Node().(*ast.IndexExpr)
-		if !ok {
+		if !ok || !embeddable[ix] {
 			return true
 		}
 		if s, ok := exhaustiveConditional(ix, made); ok {
@@ -35,6 +44,17 @@ func embedConditionals(file *ast.File) {
 		}
 		return true
 	})
+}
+
+// markEmbeddable marks every selection in x embeddable: x is computed
+// from pure values alone (see pure).
+func (c *converter) markEmbeddable(x ast.Expr) {
+	ast.Walk(x, func(n ast.Node) bool {
+		if ix, ok := n.(*ast.IndexExpr); ok {
+			c.embeddable[ix] = true
+		}
+		return true
+	}, nil)
 }
 
 // exhaustiveConditional is ix, [if C {A}, if !C {B}][0], as the struct

@@ -72,6 +72,9 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 		if !c.mayBeUnknown(e.Condition) {
 			c.knownConds[x] = true
 		}
+		if c.pure(e) {
+			c.embeddable[x] = true
+		}
 		return x, k
 	case *hclsyntax.BinaryOpExpr:
 		return c.binary(e)

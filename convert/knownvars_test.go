@@ -233,7 +233,7 @@ output "o" {
 			src = string(f.Source)
 		}
 	}
-	for _, want := range []string{"if _arg.left_out == null {\n\t\t\t\ta: [\"d\"]", "b: {if"} {
+	for _, want := range []string{"if _arg.left_out == null {\n\t\t\t\ta: [\"d\"]", "b: [if"} {
 		if !strings.Contains(src, want) {
 			t.Errorf("template lacks %q:\n%s", want, src)
 		}

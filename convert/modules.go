@@ -385,6 +385,11 @@ func (c *converter) callInstance(args *ast.StructLit, key string, cm *childModul
 				}}, intLit(0))
 			}
 		}
+		if a != nil && c.pure(a.Expr) {
+			// Every conditional of the conversion reads the argument
+			// and constants alone: complete, so embeddable.
+			c.markEmbeddable(val)
+		}
 		// A quoted label binds no name, so args stays in reach.
 		vars.Elts = append(vars.Elts, field(ast.NewString(name), val))
 	}
@@ -695,8 +700,9 @@ func (c *converter) conform(x ast.Expr, t, from cty.Type, sh *argShape, d *typee
 	}
 	if known {
 		// Both results guarded, x == null and x != null: a conditional
-		// that the writer embeds ({if x == null {null}, if x != null
-		// {mapped}}) or a field lifts.
+		// that a field lifts, or that the writer embeds where the
+		// argument is pure ({if x == null {null}, if x != null {...}};
+		// see callInstance).
 		sel := conditional(nullTestOf(x, kindOfType(t), known, false), ident("null"), mapped)
 		c.knownConds[sel] = true
 		return sel

@@ -19,16 +19,22 @@ import (
 //	a || b    [if a {true}, if !a {b}][0]
 //	a && b    [if a {b}, if !a {false}][0]
 //
+// (written {if a {true}, if !a {b}} where e is pure: embedConditionals).
+//
 // HCL also lets a known right operand decide where the left is unknown or
 // an error; this form waits for the left, and fails with it.
 func (c *converter) logical(e *hclsyntax.BinaryOpExpr, x, y ast.Expr) (ast.Expr, bool) {
 	if !c.mayFail(e.RHS) {
 		return nil, false
 	}
+	sel := conditional(x, y, ast.NewBool(false))
 	if e.Op == hclsyntax.OpLogicalOr {
-		return conditional(x, ast.NewBool(true), y), true
+		sel = conditional(x, ast.NewBool(true), y)
 	}
-	return conditional(x, y, ast.NewBool(false)), true
+	if c.pure(e) {
+		c.embeddable[sel] = true
+	}
+	return sel, true
 }
 
 // mayFail reports whether evaluating e could fail for some value of what
