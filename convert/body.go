@@ -52,6 +52,7 @@ func (c *converter) body(b *hclsyntax.Body, skip map[string]bool, in argsOf) *as
 		var end hcl.Pos
 		if it.attr != nil {
 			x, _ := c.expr(it.attr.Expr)
+			c.markIfPure(it.attr.Expr, x)
 			if in == resourceArgs {
 				x = nullByDefault(x)
 			}

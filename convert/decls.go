@@ -147,6 +147,7 @@ func (c *converter) locals(b *hclsyntax.Block, lead []string) []ast.Decl {
 			continue
 		}
 		x, _ := c.expr(a.Expr)
+		c.markIfPure(a.Expr, x)
 		outer, inner := c.nested([]string{id}, x)
 		docComment(inner, doc)
 		if text, ok := c.comments.lineEnd(a.SrcRange.End.Line, a.SrcRange.End.Byte); ok {
@@ -172,6 +173,7 @@ func (c *converter) output(b *hclsyntax.Block) []ast.Decl {
 			fmt.Sprintf("The value of this root module output is computed from var.%s, which is sensitive; OpenTofu requires the output to say sensitive = true.", name))
 	} else {
 		x, _ = c.expr(o.Expr)
+		c.markIfPure(o.Expr, x)
 		if call, ok := config.UnwrapParens(o.Expr).(*hclsyntax.FunctionCallExpr); ok && !c.a.called && strings.TrimPrefix(call.Name, "core::") == "try" && len(call.Args) == 2 && !c.readsSoftNull(call.Args[0]) {
 			x = outputTry(x)
 		}

@@ -7,6 +7,7 @@ import (
 	"cuelang.org/go/cue/ast/astutil"
 	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/token"
+	"github.com/hashicorp/hcl/v2"
 )
 
 // embedConditionals writes each conditional of file that the writer
@@ -20,8 +21,9 @@ import (
 // but an embedded value is that value (a string, a list, null, a struct
 // with the closedness it has); while C is not known, or is an error, so
 // is the result. A selection whose last result has no guard, [if C {A},
-// B][0], is left as it is: the struct would need C's negation written
-// out, and a test of C twice.
+// B][0], is written with C's negation guarding B, where C tests nothing
+// against _|_ and holds no 'error' probe (whose negation would be one
+// construct more).
 //
 // Only where every part is complete in every evaluation: CUE v0.17.1
 // takes a struct whose embedded value is an incomplete error (a field
@@ -46,6 +48,14 @@ func embedConditionals(file *ast.File, embeddable map[*ast.IndexExpr]bool) {
 	})
 }
 
+// markIfPure marks every selection in x, the conversion of e,
+// embeddable where e is pure.
+func (c *converter) markIfPure(e hcl.Expression, x ast.Expr) {
+	if c.pure(e) {
+		c.markEmbeddable(x)
+	}
+}
+
 // markEmbeddable marks every selection in x embeddable: x is computed
 // from pure values alone (see pure).
 func (c *converter) markEmbeddable(x ast.Expr) {
@@ -67,6 +77,20 @@ func exhaustiveConditional(ix *ast.IndexExpr, made map[*ast.StructLit]bool) (*as
 	l, ok := ix.X.(*ast.ListLit)
 	if !ok || len(l.Elts) != 2 {
 		return nil, false
+	}
+	if _, ok := l.Elts[1].(*ast.Comprehension); !ok {
+		// [if C {A}, B][0]: B is guarded by !C, where C holds no test
+		// against _|_ nor 'error' probe (whose negation would be one
+		// more).
+		first, ok := l.Elts[0].(*ast.Comprehension)
+		if !ok || len(first.Clauses) != 1 {
+			return nil, false
+		}
+		clause, ok := first.Clauses[0].(*ast.IfClause)
+		if !ok || holdsProbe(clause.Condition) {
+			return nil, false
+		}
+		l.Elts[1] = &ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: not(clause.Condition)}}, Value: asStruct(l.Elts[1])}
 	}
 	var conds [2]ast.Expr
 	for i, el := range l.Elts {
@@ -118,6 +142,22 @@ func embeddedStruct(x ast.Expr) (*ast.StructLit, bool) {
 	}
 	inner, ok := v.(*ast.StructLit)
 	return inner, ok
+}
+
+// holdsProbe reports whether x tests a value against _|_ or holds an
+// 'error' probe.
+func holdsProbe(x ast.Expr) bool {
+	found := false
+	ast.Walk(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BottomLit:
+			found = true
+		case *ast.BasicLit:
+			found = found || isErrorSentinel(n)
+		}
+		return !found
+	}, nil)
+	return found
 }
 
 // sameSyntax reports whether a and b are written the same, spaces and

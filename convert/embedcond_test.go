@@ -22,10 +22,15 @@ func TestEmbedConditionals(t *testing.T) {
 		{in: `x: [if a == null {null}, if a != null {[for v in a {v}]}][0]`, want: `x: {if a == null {null}, if a != null {[for v in a {v}]}}`},
 		// Nested: both levels.
 		{in: `x: [if a {[if b {1}, if !b {2}][0]}, if !a {3}][0]`, want: `x: {if a {{if b {1}, if !b {2}}}, if !a {3}}`},
-		// The last result unguarded, guards that are not each other's
-		// negation, more than two results, more than one clause, an
-		// index other than 0: left as they are.
-		{in: `x: [if a {1}, 2][0]`, want: `x: [if a {1}, 2][0]`},
+		// Guards that are not each other's negation, more than two
+		// results, more than one clause, an index other than 0: left as
+		// they are.
+		{in: `x: [if a {1}, 2][0]`, want: `x: {if a {1}, if !a {2}}`},
+		{in: `x: [if a == null {false}, b > 1][0]`, want: `x: {if a == null {false}, if a != null {b > 1}}`},
+		// A test against _|_ or an 'error' probe, whose negation would
+		// be one more: left as it is.
+		{in: `x: [if a == _|_ {1}, 2][0]`, want: `x: [if a == _|_ {1}, 2][0]`},
+		{in: `x: [if (*a | 'error') != 'error' {a}, 2][0]`, want: `x: [if (*a | 'error') != 'error' {a}, 2][0]`},
 		{in: `x: [if a {1}, if b {2}][0]`, want: `x: [if a {1}, if b {2}][0]`},
 		{in: `x: [if a {1}, if !a {2}, 3][0]`, want: `x: [if a {1}, if !a {2}, 3][0]`},
 		{in: `x: [if a if b {1}, if !a {2}][0]`, want: `x: [if a if b {1}, if !a {2}][0]`},
