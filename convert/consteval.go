@@ -2,7 +2,6 @@ package convert
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 
@@ -421,29 +420,79 @@ func (c *converter) runtimeValues(e hcl.Expression, limit int) []string {
 }
 
 // pure is whether e, in a root module, depends on nothing but the
-// module's input variables, path values and count.index (runtimeValues):
-// values the engine sets before it evaluates anything, never a field
-// that is not there yet (a resource's, data source's or module's value
-// is, while the engine has not given its shape), so that e is complete
-// in every evaluation but where it is a type, as a function's result not
-// known while planning is. A called module's values are its callers'
-// arguments, which may be any of those: none is pure.
+// module's input variables, path and terraform values and count.index,
+// following local values to their definitions and the names a block or
+// expression binds to the collections they range over (as
+// runtimeValues does): values the engine sets before it evaluates
+// anything, never a field that is not there yet (a resource's, data
+// source's or module's value is, while the engine has not given its
+// shape), so that e is complete in every evaluation but where it is a
+// type, as a function's result not known while planning is. A called
+// module's values are its callers' arguments, which may be any of
+// those: none is pure. A local value's answer is kept (pureLocals).
 func (c *converter) pure(e hcl.Expression) bool {
-	if c.a.called {
-		return false
-	}
+	return !c.a.called && c.pureIn(e, map[hcl.Expression]bool{})
+}
+
+// pureIn is pure of e, with walked the collections of bound names
+// being walked (in the scope of the walk, a collection that names its
+// own variable finds that variable's binding again).
+func (c *converter) pureIn(e hcl.Expression, walked map[hcl.Expression]bool) bool {
 	for _, t := range e.Variables() {
-		if t.RootName() == "self" {
-			// The resource's own values, its computed attributes.
-			return false
+		root := t.RootName()
+		attr := ""
+		if len(t) > 1 {
+			if a, ok := t[1].(hcl.TraverseAttr); ok {
+				attr = a.Name
+			}
 		}
-	}
-	for _, n := range c.runtimeValues(e, math.MaxInt) {
-		if !strings.HasPrefix(n, "var.") && !strings.HasPrefix(n, "path.") && n != "count.index" {
+		if b, ok := c.lookup(root); ok {
+			over := b.forEach
+			if over == nil {
+				over = b.over
+			}
+			switch {
+			case over != nil:
+				if !walked[over] {
+					walked[over] = true
+					if !c.pureIn(over, walked) {
+						return false
+					}
+				}
+			case root == "count" && attr == "index":
+			default:
+				return false
+			}
+			continue
+		}
+		switch root {
+		case "var", "path", "terraform":
+		case "local":
+			if !c.pureLocal(attr) {
+				return false
+			}
+		default:
+			// A resource, data source, module output or self.
 			return false
 		}
 	}
 	return true
+}
+
+// pureLocal is pure of local value name's definition, worked out once
+// per module (false while it is being worked out: a cycle is not pure).
+func (c *converter) pureLocal(name string) bool {
+	if p, ok := c.pureLocals[name]; ok {
+		return p
+	}
+	l := c.m.Locals[name]
+	if l == nil {
+		return false
+	}
+	c.pureLocals[name] = false
+	p := c.pureIn(l.Expr, map[hcl.Expression]bool{})
+	c.pureLocals[name] = p
+	return p
 }
 
 // runtimeReason says why e is not known when converting, naming the
