@@ -110,12 +110,16 @@ var coreFuncs = map[string]function{
 		if cl.expand {
 			return flat()
 		}
-		if !cl.c.a.called && !slices.ContainsFunc(cl.src, cl.c.mayBeUnknown) {
-			// Every argument known while planning, in a root module:
-			// the library's, which reads as the HCL does, with the
-			// literal nulls and "" left out and nothing after an
-			// argument that decides; that argument alone where it is
-			// the first.
+		scalars := !slices.ContainsFunc(cl.kinds, func(k kind) bool { return !k.isScalar() && k != kindNull })
+		if !cl.c.a.called && scalars && !slices.ContainsFunc(cl.src, cl.c.mayBeUnknown) {
+			// Every argument a string, number or bool known while
+			// planning, in a root module: the library's, which reads as
+			// the HCL does, with the literal nulls and "" left out and
+			// nothing after an argument that decides; that argument
+			// alone where it is the first. Not of a list or object,
+			// which the call's #args would copy whole (fabric's project
+			// module coalesces its factories' data: 2.4 s and 290 MiB
+			// converted alone, 5.5 s and 610 MiB through the library).
 			var kept []ast.Expr
 			for _, a := range cl.args {
 				if lit, ok := a.(*ast.BasicLit); ok && (lit.Kind == token.NULL || lit.Value == `""`) {

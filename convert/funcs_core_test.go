@@ -88,8 +88,12 @@ func TestMergeArguments(t *testing.T) {
 // fabric's project module), and that one of nothing but null and "" is
 // an error, as in OpenTofu.
 func TestCoalesce(t *testing.T) {
-	// A root module's arguments known while planning: the library's.
-	checkForm(t, `coalesce(var.f, var.a, "d")`, `(tofu.#coalesce & {#args: [_var.f, _var.a, "d"]}).out`, `[if`)
+	// A root module's string arguments known while planning: the
+	// library's.
+	checkForm(t, `coalesce(var.f, "d")`, `(tofu.#coalesce & {#args: [_var.f, "d"]}).out`, `[if`)
+	// One that may be a list or object (of type any): in place, where the
+	// call's #args would copy it whole; pure, so embedded.
+	checkForm(t, `coalesce(var.f, var.a, "d")`, `{if _var.f != null && _var.f != "" {_var.f}, if !(_var.f != null && _var.f != "") {if _var.a != null && _var.a != "" {_var.a}, if !(_var.a != null && _var.a != "") {"d"}}}`, `#coalesce`)
 	checkForm(t, `coalesce(null, "", "d", var.f)`, `x: "d"`, `#coalesce`)
 	// One that may not be known: one argument at a time, the first that
 	// decides taken whatever follows.
