@@ -367,13 +367,7 @@ func (c *converter) runtimeValues(e hcl.Expression, limit int) []string {
 			return
 		}
 		for _, t := range e.Variables() {
-			root := t.RootName()
-			attr := ""
-			if len(t) > 1 {
-				if a, ok := t[1].(hcl.TraverseAttr); ok {
-					attr = a.Name
-				}
-			}
+			root, attr := rootAttr(t)
 			if b, ok := c.lookup(root); ok {
 				// A name's collection is walked once: in the scope of
 				// the walk, a collection that names its own variable
@@ -439,13 +433,7 @@ func (c *converter) pure(e hcl.Expression) bool {
 // own variable finds that variable's binding again).
 func (c *converter) pureIn(e hcl.Expression, walked map[hcl.Expression]bool) bool {
 	for _, t := range e.Variables() {
-		root := t.RootName()
-		attr := ""
-		if len(t) > 1 {
-			if a, ok := t[1].(hcl.TraverseAttr); ok {
-				attr = a.Name
-			}
-		}
+		root, attr := rootAttr(t)
 		if b, ok := c.lookup(root); ok {
 			over := b.forEach
 			if over == nil {
@@ -493,6 +481,17 @@ func (c *converter) pureLocal(name string) bool {
 	p := c.pureIn(l.Expr, map[hcl.Expression]bool{})
 	c.pureLocals[name] = p
 	return p
+}
+
+// rootAttr is t's root name and the attribute its second step names ("" for
+// none): var and x of var.x.
+func rootAttr(t hcl.Traversal) (root, attr string) {
+	if len(t) > 1 {
+		if a, ok := t[1].(hcl.TraverseAttr); ok {
+			attr = a.Name
+		}
+	}
+	return t.RootName(), attr
 }
 
 // runtimeReason says why e is not known when converting, naming the
