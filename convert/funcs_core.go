@@ -377,30 +377,12 @@ func (cl *call) tryAttr() ast.Expr {
 
 // alwaysThere is whether t is a value that evaluates without an error
 // wherever it may be read: a variable, a local value (one that fails
-// fails the module), each.key or each.value, a name a for expression
-// or dynamic block binds, or an attribute of one of those whose type is
-// an object type that has it (an optional attribute is there, null where
-// it is not given: v.timeouts of a map(object({timeouts =
-// optional(object(...))}))).
+// fails the module), each.key or each.value, or a name a for expression
+// or dynamic block binds. Not an attribute of one, even one its object
+// type has: the value may be null (var.zone_config of fabric's dns
+// module is null by default, and try(var.zone_config.forwarding.x, null)
+// reads forwarding of it), and an attribute of null is an error.
 func (c *converter) alwaysThere(t hcl.Traversal) bool {
-	if c.rootThere(t) {
-		return true
-	}
-	if len(t) < 2 {
-		return false
-	}
-	at, ok := t[len(t)-1].(hcl.TraverseAttr)
-	if !ok || !c.alwaysThere(t[:len(t)-1]) {
-		return false
-	}
-	whole := t[:len(t)-1]
-	ty := c.typeOf(&hclsyntax.ScopeTraversalExpr{Traversal: whole, SrcRange: whole.SourceRange()})
-	return ty.IsObjectType() && ty.HasAttribute(at.Name)
-}
-
-// rootThere is alwaysThere of a variable, a local value, each.key or
-// each.value, or a name a for expression or dynamic block binds.
-func (c *converter) rootThere(t hcl.Traversal) bool {
 	switch root := t.RootName(); {
 	case len(t) == 1:
 		b, bound := c.lookup(root)
