@@ -174,7 +174,7 @@ func (c *converter) output(b *hclsyntax.Block) []ast.Decl {
 	} else {
 		x, _ = c.expr(o.Expr)
 		c.markIfPure(o.Expr, x)
-		if call, ok := config.UnwrapParens(o.Expr).(*hclsyntax.FunctionCallExpr); ok && !c.a.called && strings.TrimPrefix(call.Name, "core::") == "try" && len(call.Args) == 2 && !c.readsSoftNull(call.Args[0]) {
+		if call, ok := tryCall(o.Expr); ok && !c.a.called && len(call.Args) == 2 && !c.readsSoftNull(call.Args[0]) {
 			x = outputTry(x)
 		}
 	}

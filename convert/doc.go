@@ -222,7 +222,7 @@
 //   - cidrnetmask (tofu library): `tofu.#cidrnetmask`: the dotted mask of an IPv4 network
 //   - cidrsubnet (tofu library): `tofu.#cidrsubnet`: the prefix extended by newbits bits set to netnum, IPv4 and IPv6; out of range is an error
 //   - cidrsubnets (tofu library): `tofu.#cidrsubnets`: consecutive aligned subnets, as OpenTofu allocates them
-//   - coalesce (CUE expression): `tofu.#coalesce & {#args: [a, b]}` in a root module where every argument is known while planning; otherwise `[for x in [a] if x != null && x != "" {x}, [for x in [b] if ... {x}][0]][0]`: the first argument neither null nor "" decides, whatever follows
+//   - coalesce (CUE expression): `tofu.#coalesce & {#args: [a, b]}` in a root module where every argument is a string, number or bool known while planning; otherwise `[for x in [a] if x != null && x != "" {x}, [for x in [b] if ... {x}][0]][0]`: the first argument neither null nor "" decides, whatever follows
 //   - coalescelist (tofu library): `tofu.#coalescelist`: the first argument that is neither null nor empty
 //   - compact (tofu library): `tofu.#compact`: the elements that are neither null nor "", as strings; of a list known to hold strings, `[for x in l if x != null if x != "" {x}]`
 //   - concat (CUE standard library): `list.Concat([a, b])`

@@ -84,7 +84,7 @@ var coreFuncs = map[string]function{
 		}
 		return cl.c.libList("merge", cl.argList())
 	}},
-	"coalesce": {how: byExpr, note: "`tofu.#coalesce & {#args: [a, b]}` in a root module where every argument is known while planning; otherwise `[for x in [a] if x != null && x != \"\" {x}, [for x in [b] if ... {x}][0]][0]`: the first argument neither null nor \"\" decides, whatever follows", conv: func(cl *call) ast.Expr {
+	"coalesce": {how: byExpr, note: "`tofu.#coalesce & {#args: [a, b]}` in a root module where every argument is a string, number or bool known while planning; otherwise `[for x in [a] if x != null && x != \"\" {x}, [for x in [b] if ... {x}][0]][0]`: the first argument neither null nor \"\" decides, whatever follows", conv: func(cl *call) ast.Expr {
 		if len(cl.args) == 0 {
 			return cl.fail("coalesce takes at least one argument.")
 		}
@@ -274,6 +274,7 @@ func convTry(cl *call) ast.Expr {
 		anyUnknown = anyUnknown || u
 		soft = soft || cl.c.readsSoftNull(cl.src[i])
 	}
+	reads, name := cl.attrReads()
 	switch {
 	case len(tested) == 0:
 		return x
@@ -287,8 +288,8 @@ func convTry(cl *call) ast.Expr {
 	case last == 1 && !anyUnknown && plainFallback(x):
 		// try(var.settings.path, ""): what a person writes.
 		return defaulted(cl.args[0], x)
-	case !anyUnknown && len(tested) == last && !cl.c.a.called && cl.tryAttr() != nil:
-		return cl.tryAttr()
+	case !anyUnknown && len(tested) == last && !cl.c.a.called && reads != nil:
+		return cl.tryAttr(reads, name)
 	case !anyUnknown && len(tested) < maxTry && !cl.c.a.called:
 		// The library's #try tests the arguments as firstOr does, and
 		// the call reads as the HCL does. Each is given as
@@ -342,37 +343,43 @@ func convTry(cl *call) ast.Expr {
 
 // tryAttr is try(a.name, b.name, ..., fallback) as the library's
 // #tryattr, where every argument but the last reads the same attribute
-// from a value that is there, whatever it holds: a variable, a local
-// value, each.value or a for expression's variable (the wrappers'
-// try(each.value.tags, var.defaults.tags, {})):
+// from a value that is there, whatever it holds (attrReads): a variable,
+// a local value, each.value or a for expression's variable (the
+// wrappers' try(each.value.tags, var.defaults.tags, {})):
 //
 //	(tofu.#tryattr & {#args: [[v, _var.defaults], "tags", {}]}).out
 //
 // The values are given whole, so that no argument is an error, which
-// #try needs each argument held in (*a | 'error') for. nil where the call
-// is not of that form.
-func (cl *call) tryAttr() ast.Expr {
-	last := len(cl.src) - 1
-	var from []ast.Expr
-	name := ""
-	for _, e := range cl.src[:last] {
+// #try needs each argument held in (*a | 'error') for.
+func (cl *call) tryAttr(reads []hcl.Traversal, name string) ast.Expr {
+	from := make([]ast.Expr, len(reads))
+	for i, whole := range reads {
+		from[i], _ = cl.expr(&hclsyntax.ScopeTraversalExpr{Traversal: whole, SrcRange: whole.SourceRange()})
+	}
+	return cl.lib("tryattr", list(from...), stringLit(name), cl.args[len(cl.args)-1])
+}
+
+// attrReads are the values the arguments of a try call but the last read
+// the attribute name of, where each reads the same one of a value that
+// is always there; nil where the call is not of that form.
+func (cl *call) attrReads() (reads []hcl.Traversal, name string) {
+	for _, e := range cl.src[:len(cl.src)-1] {
 		t, ok := e.(*hclsyntax.ScopeTraversalExpr)
 		if !ok || len(t.Traversal) < 2 {
-			return nil
+			return nil, ""
 		}
 		at, ok := t.Traversal[len(t.Traversal)-1].(hcl.TraverseAttr)
 		if !ok || name != "" && at.Name != name {
-			return nil
+			return nil, ""
 		}
 		name = at.Name
 		whole := t.Traversal[:len(t.Traversal)-1]
 		if !cl.c.alwaysThere(whole) {
-			return nil
+			return nil, ""
 		}
-		x, _ := cl.expr(&hclsyntax.ScopeTraversalExpr{Traversal: whole, SrcRange: whole.SourceRange()})
-		from = append(from, x)
+		reads = append(reads, whole)
 	}
-	return cl.lib("tryattr", list(from...), stringLit(name), cl.args[last])
+	return reads, name
 }
 
 // alwaysThere is whether t is a value that evaluates without an error
@@ -847,8 +854,14 @@ func (c *converter) localIsTry(step hcl.Traverser) bool {
 	if l == nil {
 		return false
 	}
-	call, ok := config.UnwrapParens(l.Expr).(*hclsyntax.FunctionCallExpr)
-	return ok && strings.TrimPrefix(call.Name, "core::") == "try"
+	_, ok = tryCall(l.Expr)
+	return ok
+}
+
+// tryCall is e, parentheses aside, where it is a call of try.
+func tryCall(e hcl.Expression) (*hclsyntax.FunctionCallExpr, bool) {
+	call, ok := config.UnwrapParens(e).(*hclsyntax.FunctionCallExpr)
+	return call, ok && strings.TrimPrefix(call.Name, "core::") == "try"
 }
 
 // isType is x == _|_, which holds for a type (a value not known yet) and

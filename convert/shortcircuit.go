@@ -27,9 +27,11 @@ func (c *converter) logical(e *hclsyntax.BinaryOpExpr, x, y ast.Expr) (ast.Expr,
 	if !c.mayFail(e.RHS) {
 		return nil, false
 	}
-	sel := conditional(x, y, ast.NewBool(false))
+	var sel *ast.IndexExpr
 	if e.Op == hclsyntax.OpLogicalOr {
 		sel = conditional(x, ast.NewBool(true), y)
+	} else {
+		sel = conditional(x, y, ast.NewBool(false))
 	}
 	if c.pure(e) {
 		c.embeddable[sel] = true
