@@ -174,6 +174,27 @@ func structFor(clauses []ast.Clause, key, val ast.Expr) *ast.StructLit {
 	return structForBody(clauses, []ast.Decl{field(&ast.ParenExpr{X: key}, val)})
 }
 
+// withoutEmptyEmbed is x without the empty struct that structFor embeds
+// beside its comprehensions, {for k, s in r {(k): s.id}}, where x is the
+// value of a root module's output: nothing in the module reads one, so
+// no reference to it is unified into a library definition, where the
+// empty struct is needed.
+func withoutEmptyEmbed(x ast.Expr) ast.Expr {
+	s, ok := x.(*ast.StructLit)
+	if !ok || len(s.Elts) < 2 {
+		return x
+	}
+	if e, ok := s.Elts[0].(*ast.EmbedDecl); !ok || !isEmptyCollection(e.Expr) {
+		return x
+	}
+	for _, d := range s.Elts[1:] {
+		if _, ok := d.(*ast.Comprehension); !ok {
+			return x
+		}
+	}
+	return &ast.StructLit{Elts: s.Elts[1:]}
+}
+
 // fieldOnOneLine is {f}, written on one line where f's value is an atom or a
 // short call (inline), as a person writes a comprehension's one field:
 // if k == "port" {(k): (tofu.#tonumber & {#args: [v]}).out}.

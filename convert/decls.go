@@ -177,6 +177,9 @@ func (c *converter) output(b *hclsyntax.Block) []ast.Decl {
 		if call, ok := tryCall(o.Expr); ok && !c.a.called && len(call.Args) == 2 && !c.readsSoftNull(call.Args[0]) {
 			x = outputTry(x)
 		}
+		if !c.a.called {
+			x = withoutEmptyEmbed(x)
+		}
 	}
 	args := []string{attrString(o.Name)}
 	if o.Sensitive {

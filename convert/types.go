@@ -18,10 +18,17 @@ import (
 )
 
 // inputSchema is the CUE schema of an input variable: its type constraint,
-// with the default as CUE's default (closed when it is a struct).
+// with the default as CUE's default (closed when it is a struct). A root
+// module's map whose default is the empty map is its schema alone,
+// {[string]: string}, which is the empty map where no value is given, as
+// a person writes it (a called module's variables take their defaults
+// from the call, and null besides: see variable).
 func (c *converter) inputSchema(v *config.Variable) ast.Expr {
 	s := c.schema(v.Type, v.TypeDefaults)
 	if v.Required() {
+		return s
+	}
+	if c.child == "" && v.Type.IsMapType() && emptyCollection(v.Default) {
 		return s
 	}
 	d, _ := c.literal(v.Default, v.DeclRange())
@@ -34,6 +41,16 @@ func (c *converter) inputSchema(v *config.Variable) ast.Expr {
 		d = softNulls(d)
 	}
 	return defaulted(d, s)
+}
+
+// emptyCollection reports whether v is a known, non-null map, object,
+// list, set or tuple without elements.
+func emptyCollection(v cty.Value) bool {
+	if v == cty.NilVal || !v.IsWhollyKnown() || v.IsNull() {
+		return false
+	}
+	t := v.Type()
+	return (t.IsCollectionType() || t.IsObjectType() || t.IsTupleType()) && v.LengthInt() == 0
 }
 
 // softNulls writes the nulls inside a default as *null | _, nulls by
