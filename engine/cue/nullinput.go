@@ -7,6 +7,7 @@ import (
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
+	cuetoken "cuelang.org/go/cue/token"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -25,58 +26,124 @@ import (
 // root's inputs are given this way: a called module's variables take
 // their arguments in the form itself (see convert's modules.go).
 
+// A value given for a variable with a default replaces the default in
+// OpenTofu, where in CUE it is unified with *D | T, which takes D & V
+// wherever that unifies. Given nulls inside V are nulls by default (*null
+// | _, encodeInput), which unify with what D holds there: an object
+// default that sets an attribute V leaves null ({https = {}}, given {http
+// = {...}}) kept D's value for it. Where that happens (D & V unifies with
+// V's nulls soft, not with them null) the field is built again without its
+// default, as T, before V is filled in.
+
+// fill is what inputs does with a variable's value.
+type fill int
+
+const (
+	fillValue          fill = iota // unify the field with x
+	fillNull                       // build the field again as null
+	fillWithoutDefault             // build the field again without its default, then unify with x
+)
+
 // inputFill is the value filled at the @input field f (the field's
-// value in the program, before any input) for the input val, and whether
-// it must replace the field instead (null, which f does not admit).
-// A null is *null | _ where f admits null and has no default but null
-// (*null | string: the provider may still decide an attribute set from
-// it), and null where its default is another (*"x" | _), which the two
-// defaults of *null | _ would leave undecided.
-func inputFill(ctx *cue.Context, f cue.Value, val cty.Value) (x ast.Expr, replace bool) {
+// value in the program, before any input) for the input val, and how.
+// A null replaces the field where f does not admit it; it is *null | _
+// where f admits null and has no default but null (*null | string: the
+// provider may still decide an attribute set from it), and null where
+// its default is another (*"x" | _), which the two defaults of *null | _
+// would leave undecided. A value other than null is filled without f's
+// default where the default would take it over (see above).
+func inputFill(ctx *cue.Context, f cue.Value, val cty.Value) (ast.Expr, fill) {
 	if !val.IsNull() {
-		return encodeInput(val), false
+		x := encodeInput(val)
+		if d, ok := defaultArm(f); ok && d.Unify(ctx.BuildExpr(x)).Err() == nil && d.Unify(ctx.BuildExpr(encode(val))).Err() != nil {
+			return x, fillWithoutDefault
+		}
+		return x, fillValue
 	}
 	if f.Unify(ctx.CompileString("null")).Err() != nil {
-		return nil, true
+		return nil, fillNull
 	}
 	if dv, ok := f.Default(); ok && dv.Kind() != cue.NullKind {
-		return encode(val), false
+		return encode(val), fillValue
 	}
-	return encodeInput(val), false
+	return encodeInput(val), fillValue
+}
+
+// defaultArm is D of a field *D | T or (*D | T) & C. Value.Default's
+// result is no use here: unified further, it is the whole disjunction
+// again, T's arm included.
+func defaultArm(f cue.Value) (cue.Value, bool) {
+	if _, ok := f.Default(); !ok {
+		return cue.Value{}, false
+	}
+	for {
+		op, args := f.Expr()
+		switch {
+		case op == cue.AndOp && len(args) > 0:
+			f = args[0]
+		case op == cue.OrOp && len(args) == 2:
+			return args[0], true
+		default:
+			return cue.Value{}, false
+		}
+	}
 }
 
 // nullProgram is the program v built again from its syntax with the
-// values of the fields at paths null: a field declared once, whose value
-// is an expression of the program's own files. The files are copied
-// (syntaxCopier), so the program's own syntax is not changed, and every
-// position stays where it was.
+// values of the fields at paths null (rebuiltProgram).
 func nullProgram(ctx *cue.Context, v cue.Value, paths []cue.Path) (cue.Value, error) {
+	rs := make([]rebuild, len(paths))
+	for i, p := range paths {
+		rs[i] = rebuild{p, fillNull}
+	}
+	return rebuiltProgram(ctx, v, rs)
+}
+
+// rebuild is a field to build again, and how: as null, or without its
+// default.
+type rebuild struct {
+	path cue.Path
+	how  fill
+}
+
+// rebuiltProgram is the program v built again from its syntax with the
+// value of each field of rs null or without its default: a field
+// declared once, whose value is an expression of the program's own
+// files, and, to be built without its default, of the form *D | T or
+// (*D | T) & C. The files are copied (syntaxCopier), so the program's own
+// syntax is not changed, and every position stays where it was.
+func rebuiltProgram(ctx *cue.Context, v cue.Value, rs []rebuild) (cue.Value, error) {
 	bi := v.BuildInstance()
 	if bi == nil {
 		return v, fmt.Errorf("the program has no build instance to build again")
 	}
-	values := map[ast.Node]bool{}
-	for _, p := range paths {
-		src := v.LookupPath(p).Source()
+	values := map[ast.Node]fill{}
+	for _, r := range rs {
+		src := v.LookupPath(r.path).Source()
 		if f, ok := src.(*ast.Field); ok {
 			src = f.Value
 		}
 		if src == nil {
-			return v, fmt.Errorf("the field %s has no syntax to replace", p)
+			return v, fmt.Errorf("the field %s has no syntax to replace", r.path)
 		}
-		values[src] = true
+		if r.how == fillWithoutDefault && withoutDefault(src.(ast.Expr)) == nil {
+			return v, fmt.Errorf("the field %s has no default of the form *D | T to leave out", r.path)
+		}
+		values[src] = r.how
 	}
 	var fields []*ast.Field
 	for _, f := range bi.Files {
 		ast.Walk(f, func(n ast.Node) bool {
-			if fd, ok := n.(*ast.Field); ok && values[fd.Value] {
-				fields = append(fields, fd)
+			if fd, ok := n.(*ast.Field); ok {
+				if _, ok := values[fd.Value]; ok {
+					fields = append(fields, fd)
+				}
 			}
 			return true
 		}, nil)
 	}
 	if len(fields) != len(values) {
-		return v, fmt.Errorf("found %d of the %d fields to set to null in the program's files", len(fields), len(values))
+		return v, fmt.Errorf("found %d of the %d fields to build again in the program's files", len(fields), len(values))
 	}
 	cp := newSyntaxCopier()
 	nbi := *bi
@@ -86,6 +153,10 @@ func nullProgram(ctx *cue.Context, v cue.Value, paths []cue.Path) (cue.Value, er
 	}
 	for _, f := range fields {
 		c := cp.copy(reflect.ValueOf(f)).Interface().(*ast.Field)
+		if values[f.Value] == fillWithoutDefault {
+			c.Value = withoutDefault(c.Value)
+			continue
+		}
 		null := ast.NewNull()
 		ast.SetPos(null, f.Value.Pos())
 		c.Value = null
@@ -95,6 +166,33 @@ func nullProgram(ctx *cue.Context, v cue.Value, paths []cue.Path) (cue.Value, er
 		return v, err
 	}
 	return nv, nil
+}
+
+// withoutDefault is x, of the form *D | T or (*D | T) & C, as T or T & C;
+// nil where x is of neither form.
+func withoutDefault(x ast.Expr) ast.Expr {
+	for {
+		p, ok := x.(*ast.ParenExpr)
+		if !ok {
+			break
+		}
+		x = p.X
+	}
+	b, ok := x.(*ast.BinaryExpr)
+	if !ok {
+		return nil
+	}
+	switch b.Op {
+	case cuetoken.OR:
+		if u, ok := b.X.(*ast.UnaryExpr); ok && u.Op == cuetoken.MUL {
+			return b.Y
+		}
+	case cuetoken.AND:
+		if t := withoutDefault(b.X); t != nil {
+			return &ast.BinaryExpr{X: t, OpPos: b.OpPos, Op: cuetoken.AND, Y: b.Y}
+		}
+	}
+	return nil
 }
 
 // syntaxCopier copies CUE syntax trees deeply, each node once: a node

@@ -95,15 +95,30 @@ func TestInputFill(t *testing.T) {
 		field   string
 		val     cty.Value
 		want    string
-		replace bool
+		how     fill
 	}{
-		{`*"y" | _`, cty.NullVal(cty.DynamicPseudoType), "null", false},
-		{`*null | string`, cty.NullVal(cty.String), "*null | _", false},
-		{`string`, cty.NullVal(cty.String), "", true},
-		{`*close({}) | {[string]: string}`, cty.NullVal(cty.Map(cty.String)), "", true},
-		{`*"x" | string`, cty.StringVal("a"), `"a"`, false},
+		{`*"y" | _`, cty.NullVal(cty.DynamicPseudoType), "null", fillValue},
+		{`*null | string`, cty.NullVal(cty.String), "*null | _", fillValue},
+		{`string`, cty.NullVal(cty.String), "", fillNull},
+		{`*close({}) | {[string]: string}`, cty.NullVal(cty.Map(cty.String)), "", fillNull},
+		{`*"x" | string`, cty.StringVal("a"), `"a"`, fillValue},
+		// A default that sets an attribute the value given leaves null:
+		// unified, the default would keep it.
+		{`*close({a: *null | _, b: c: *null | _}) | close({a: *null | close({c: *null | number}), b: *null | close({c: *null | number})})`, cty.ObjectVal(map[string]cty.Value{"a": cty.ObjectVal(map[string]cty.Value{"c": cty.NumberIntVal(1)}), "b": cty.NullVal(cty.Object(map[string]cty.Type{"c": cty.Number}))}), `{
+	"a": {
+		"c": 1
+	}
+	"b": *null | _
+}`, fillWithoutDefault},
+		// The default itself, given: the default's arm takes it as it is.
+		{`*close({a: *null | _, b: c: *null | _}) | close({a: *null | close({c: *null | number}), b: *null | close({c: *null | number})})`, cty.ObjectVal(map[string]cty.Value{"a": cty.NullVal(cty.Object(map[string]cty.Type{"c": cty.Number})), "b": cty.ObjectVal(map[string]cty.Value{"c": cty.NullVal(cty.Number)})}), `{
+	"a": *null | _
+	"b": {
+		"c": *null | _
+	}
+}`, fillValue},
 	} {
-		x, replace := inputFill(ctx, ctx.CompileString(tc.field), tc.val)
+		x, how := inputFill(ctx, ctx.CompileString(tc.field), tc.val)
 		got := ""
 		if x != nil {
 			b, err := format.Node(x)
@@ -112,8 +127,8 @@ func TestInputFill(t *testing.T) {
 			}
 			got = string(b)
 		}
-		if got != tc.want || replace != tc.replace {
-			t.Errorf("inputFill(%s, %#v) = %q, %v; want %q, %v", tc.field, tc.val, got, replace, tc.want, tc.replace)
+		if got != tc.want || how != tc.how {
+			t.Errorf("inputFill(%s, %#v) = %q, %v; want %q, %v", tc.field, tc.val, got, how, tc.want, tc.how)
 		}
 	}
 }

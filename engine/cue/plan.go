@@ -429,18 +429,19 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 	declared := map[string]bool{}
 	var ins []*decl
 	var given fills
-	var nulls []*decl
+	var rebuilt []rebuild
+	var rebuiltDecls []*decl
 	for _, d := range decls {
 		switch d.kind {
 		case declInput:
 			declared[d.name] = true
 			ins = append(ins, d)
 			if val, ok := p.opts.Inputs[d.name]; ok {
-				if !val.IsNull() {
-					given.add(d.path, encodeInput(val))
-				} else if x, replace := inputFill(p.ctx, v.LookupPath(d.path), val); replace {
-					nulls = append(nulls, d)
-				} else {
+				x, how := inputFill(p.ctx, v.LookupPath(d.path), val)
+				if how != fillValue {
+					rebuilt, rebuiltDecls = append(rebuilt, rebuild{d.path, how}), append(rebuiltDecls, d)
+				}
+				if how != fillNull {
 					given.add(d.path, x)
 				}
 			}
@@ -452,18 +453,14 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 			p.setHome(&given, d)
 		}
 	}
-	if len(nulls) > 0 {
-		paths := make([]cue.Path, len(nulls))
-		for i, d := range nulls {
-			paths[i] = d.path
-		}
-		nv, err := nullProgram(p.ctx, v, paths)
+	if len(rebuilt) > 0 {
+		nv, err := rebuiltProgram(p.ctx, v, rebuilt)
 		if err != nil {
 			p.report(&hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid value for input variable",
-				Detail:   fmt.Sprintf("The variable %q is set to null, which its field does not admit, and the program could not be built with the field null: %v.", nulls[0].name, err),
-				Subject:  nulls[0].pos,
+				Detail:   fmt.Sprintf("The variable %q is set to null, which its field does not admit, or to a value that replaces its default, and the program could not be built with the field null or without its default: %v.", rebuiltDecls[0].name, err),
+				Subject:  rebuiltDecls[0].pos,
 			})
 			return v
 		}
