@@ -278,6 +278,12 @@ func convTry(cl *call) ast.Expr {
 	switch {
 	case len(tested) == 0:
 		return x
+	case soft && !anyUnknown && len(tested) == last && !cl.c.a.called && reads != nil:
+		// #tryattr takes the values whole: the attribute it gives is
+		// the value's own, a null by default there kept as the one
+		// default it is (net-lb-int's try(var.health_check_config.http,
+		// null) == null, where the default's attributes are soft nulls).
+		return cl.tryAttr(reads, name)
 	case soft:
 		// An argument that may be a null by default (*null | _) is
 		// tested in place: *a | b, or (*a | 'error') in #args, would
