@@ -92,10 +92,10 @@ output: {
 func TestInputFill(t *testing.T) {
 	ctx := cuecontext.New()
 	for _, tc := range []struct {
-		field   string
-		val     cty.Value
-		want    string
-		how     fill
+		field string
+		val   cty.Value
+		want  string
+		how   fill
 	}{
 		{`*"y" | _`, cty.NullVal(cty.DynamicPseudoType), "null", fillValue},
 		{`*null | string`, cty.NullVal(cty.String), "*null | _", fillValue},
