@@ -1,8 +1,10 @@
 package convert
 
 import (
+	"math/big"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue/ast"
@@ -342,9 +344,72 @@ func convTry(cl *call) ast.Expr {
 				value = wholly(cl, a, k)
 			}
 		}
+		if r, i, ok := cl.countedInstance(cl.src[tested[j]]); ok && reads == nil {
+			x = instanceOr(r, i, value, x)
+			continue
+		}
 		x = firstOr(cl, a, value, x, pending, reads)
 	}
 	return x
+}
+
+// countedInstance is, where e reads one attribute of one instance of a
+// resource or data source with count, R[i].name, the resource's
+// instances R as CUE and the index i: R[i].name is an error exactly where
+// R has no instance i (an attribute the provider's schema does not have
+// is refused when the module is validated, before any try), which the
+// length of R tells wherever the count is known while planning.
+func (cl *call) countedInstance(e hclsyntax.Expression) (ast.Expr, int64, bool) {
+	c := cl.c
+	t, ok := e.(*hclsyntax.ScopeTraversalExpr)
+	if !ok || len(t.Traversal) < 4 {
+		return nil, 0, false
+	}
+	tr := t.Traversal
+	if _, bound := c.lookup(tr.RootName()); bound {
+		return nil, 0, false
+	}
+	n := 2 // the resource's address: TYPE.NAME, or data.TYPE.NAME
+	var r *config.Resource
+	if tr.RootName() == "data" {
+		n = 3
+	}
+	if len(tr) != n+2 {
+		return nil, 0, false
+	}
+	key := make([]string, 0, n)
+	for _, step := range tr[1:n] {
+		at, ok := step.(hcl.TraverseAttr)
+		if !ok {
+			return nil, 0, false
+		}
+		key = append(key, at.Name)
+	}
+	if n == 3 {
+		r = c.m.DataResources[strings.Join(key, ".")]
+	} else {
+		r = c.m.ManagedResources[tr.RootName()+"."+key[0]]
+	}
+	ix, isIndex := tr[n].(hcl.TraverseIndex)
+	_, isAttr := tr[n+1].(hcl.TraverseAttr)
+	if r == nil || r.Count == nil || r.ForEach != nil || r.Enabled != nil || !isIndex || !isAttr ||
+		ix.Key.IsNull() || !ix.Key.IsKnown() || ix.Key.Type() != cty.Number || !c.a.planning.knownIn(noNames{}, r.Count) {
+		return nil, 0, false
+	}
+	i, acc := ix.Key.AsBigFloat().Int64()
+	if acc != big.Exact || i < 0 {
+		return nil, 0, false
+	}
+	rs, _ := cl.expr(&hclsyntax.ScopeTraversalExpr{Traversal: tr[:n], SrcRange: tr[:n].SourceRange()})
+	return rs, i, true
+}
+
+// instanceOr is value, or b where r has no instance i (countedInstance):
+//
+//	[if len(r) > i {value}, b][0]
+func instanceOr(r ast.Expr, i int64, value, b ast.Expr) ast.Expr {
+	has := binary(token.GTR, ast.NewCall(ident("len"), r), &ast.BasicLit{Kind: token.INT, Value: strconv.FormatInt(i, 10)})
+	return index(list(&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: has}}, Value: embed(value)}, b), intLit(0))
 }
 
 // tryAttr is try(a.name, b.name, ..., fallback) as the library's
