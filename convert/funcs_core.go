@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue/ast"
+	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/token"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -20,7 +21,7 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#tryattr & {#args: [[a, b], \"x\", c]}` where each argument but the last reads one attribute from a variable, local value, each.value or for variable (the wrappers' try(each.value.x, var.defaults.x, c)), known while planning, the values given whole; `tofu.#try & {#args: [*a | 'error', b]}` of up to six where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is made a value of which nothing is known (`a | {#unknown: true}`, neither by default: OpenTofu's try of it is wholly unknown, and so is an attribute read from it); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#tryattr & {#args: [[a, b], \"x\", c]}` where each argument but the last reads one attribute, or the same path of two or three (`[\"x\", \"y\"]`), from a variable, local value, each.value or for variable (the wrappers' try(each.value.x, var.defaults.x, c)), known while planning, the values given whole; `[if len(R) > i {R[i].x}, b][0]` where the argument reads one attribute of one instance of a resource or data source whose count is known while planning; `tofu.#try & {#args: [*a | 'error', b]}` of up to six where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is made a value of which nothing is known (`a | {#unknown: true}`, neither by default: OpenTofu's try of it is wholly unknown, and so is an attribute read from it); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
 	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; where x computes with a reference that is a string, number, bool or list not known yet, `[if R {bool}, C][0]`, not known either, as in OpenTofu (try's test of the references); a value computed from one not known yet of another kind by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
@@ -276,7 +277,7 @@ func convTry(cl *call) ast.Expr {
 		anyUnknown = anyUnknown || u
 		soft = soft || cl.c.readsSoftNull(cl.src[i])
 	}
-	reads, name := cl.attrReads()
+	reads, path := cl.attrReads()
 	switch {
 	case len(tested) == 0:
 		return x
@@ -285,7 +286,7 @@ func convTry(cl *call) ast.Expr {
 		// the value's own, a null by default there kept as the one
 		// default it is (net-lb-int's try(var.health_check_config.http,
 		// null) == null, where the default's attributes are soft nulls).
-		return cl.tryAttr(reads, name)
+		return cl.tryAttr(reads, path)
 	case soft:
 		// An argument that may be a null by default (*null | _) is
 		// tested in place: *a | b, or (*a | 'error') in #args, would
@@ -297,7 +298,7 @@ func convTry(cl *call) ast.Expr {
 		// try(var.settings.path, ""): what a person writes.
 		return defaulted(cl.args[0], x)
 	case !anyUnknown && len(tested) == last && !cl.c.a.called && reads != nil:
-		return cl.tryAttr(reads, name)
+		return cl.tryAttr(reads, path)
 	case !anyUnknown && len(tested) < maxTry && !cl.c.a.called:
 		// The library's #try tests the arguments as firstOr does, and
 		// the call reads as the HCL does. Each is given as
@@ -420,37 +421,66 @@ func instanceOr(r ast.Expr, i int64, value, b ast.Expr) ast.Expr {
 //
 //	(tofu.#tryattr & {#args: [[v, _var.defaults], "tags", {}]}).out
 //
+// or a path of two or three attributes through it, try(var.a.b.c, d):
+//
+//	(tofu.#tryattr & {#args: [[_var.a], ["b", "c"], d]}).out
+//
 // The values are given whole, so that no argument is an error, which
 // #try needs each argument held in (*a | 'error') for.
-func (cl *call) tryAttr(reads []hcl.Traversal, name string) ast.Expr {
+func (cl *call) tryAttr(reads []hcl.Traversal, path []string) ast.Expr {
 	from := make([]ast.Expr, len(reads))
 	for i, whole := range reads {
 		from[i], _ = cl.expr(&hclsyntax.ScopeTraversalExpr{Traversal: whole, SrcRange: whole.SourceRange()})
 	}
-	return cl.lib("tryattr", list(from...), stringLit(name), cl.args[len(cl.args)-1])
+	var names ast.Expr = stringLit(path[0])
+	if len(path) > 1 {
+		l := list()
+		for _, n := range path {
+			l.Elts = append(l.Elts, stringLit(n))
+		}
+		names = l
+	}
+	return cl.lib("tryattr", list(from...), names, cl.args[len(cl.args)-1])
 }
 
+// maxTryPath is the longest path of attributes #tryattr reads.
+const maxTryPath = 3
+
 // attrReads are the values the arguments of a try call but the last read
-// the attribute name of, where each reads the same one of a value that
-// is always there; nil where the call is not of that form.
-func (cl *call) attrReads() (reads []hcl.Traversal, name string) {
-	for _, e := range cl.src[:len(cl.src)-1] {
+// the same path of one to maxTryPath attribute names from, where each
+// reads it from a value that is always there; nil where the call is not
+// of that form.
+func (cl *call) attrReads() (reads []hcl.Traversal, path []string) {
+	for i, e := range cl.src[:len(cl.src)-1] {
 		t, ok := e.(*hclsyntax.ScopeTraversalExpr)
 		if !ok || len(t.Traversal) < 2 {
-			return nil, ""
+			return nil, nil
 		}
-		at, ok := t.Traversal[len(t.Traversal)-1].(hcl.TraverseAttr)
-		if !ok || name != "" && at.Name != name {
-			return nil, ""
+		// The value read from: a name bound here, or var.X, local.X,
+		// each.key or each.value.
+		n := 2
+		if _, bound := cl.c.lookup(t.Traversal.RootName()); bound && t.Traversal.RootName() != "each" {
+			n = 1
 		}
-		name = at.Name
-		whole := t.Traversal[:len(t.Traversal)-1]
-		if !cl.c.alwaysThere(whole) {
-			return nil, ""
+		whole, rest := t.Traversal[:min(n, len(t.Traversal))], t.Traversal[min(n, len(t.Traversal)):]
+		if len(rest) == 0 || len(rest) > maxTryPath || !cl.c.alwaysThere(whole) {
+			return nil, nil
 		}
+		names := make([]string, len(rest))
+		for j, step := range rest {
+			at, ok := step.(hcl.TraverseAttr)
+			if !ok {
+				return nil, nil
+			}
+			names[j] = at.Name
+		}
+		if i > 0 && !slices.Equal(names, path) {
+			return nil, nil
+		}
+		path = names
 		reads = append(reads, whole)
 	}
-	return reads, name
+	return reads, path
 }
 
 // alwaysThere is whether t is a value that evaluates without an error
@@ -535,7 +565,7 @@ func tryKind(kinds []kind) kind {
 // outputTry is x, the conversion of try(a, b) that is a root module
 // output's value, as CUE's default, *a | b, where b is a literal
 // (plainFallback, or null) and x tests a alone: x the library's #try of
-// a known a, or the test in place of one that may not be known yet,
+// a known a, its #tryattr of one value (a is v.x or v.x.y), or the test in place of one that may not be known yet,
 // [if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]. The two mean the
 // same: CUE drops a's arm exactly where the test takes a for an error,
 // and a value not known yet (a type) is a's default and not known. Only
@@ -545,6 +575,30 @@ func tryKind(kinds []kind) kind {
 // A try that also asks whether a's references are pending ([if ... {a},
 // if R {T}, b][0]) is left as it is: there b is not what a's error gives.
 func outputTry(x ast.Expr) ast.Expr {
+	if args, ok := libArgs(x, "tryattr"); ok && len(args.Elts) == 3 {
+		// #tryattr of one value: its path read in place, v.x.y.
+		from, ok := args.Elts[0].(*ast.ListLit)
+		if !ok || len(from.Elts) != 1 || !outputFallback(args.Elts[2]) {
+			return x
+		}
+		names := []ast.Expr{args.Elts[1]}
+		if l, ok := args.Elts[1].(*ast.ListLit); ok {
+			names = l.Elts
+		}
+		a := from.Elts[0]
+		for _, n := range names {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok {
+				return x
+			}
+			name, err := literal.Unquote(lit.Value)
+			if err != nil {
+				return x
+			}
+			a = selector(a, name)
+		}
+		return defaulted(a, args.Elts[2])
+	}
 	if args, ok := libArgs(x, "try"); ok && len(args.Elts) == 2 {
 		tested, ok := args.Elts[0].(*ast.BinaryExpr)
 		if !ok || tested.Op != token.OR || !outputFallback(args.Elts[1]) {
