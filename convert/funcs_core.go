@@ -371,7 +371,6 @@ func (cl *call) countedInstance(e hclsyntax.Expression) (ast.Expr, int64, bool) 
 		return nil, 0, false
 	}
 	n := 2 // the resource's address: TYPE.NAME, or data.TYPE.NAME
-	var r *config.Resource
 	if tr.RootName() == "data" {
 		n = 3
 	}
@@ -386,10 +385,9 @@ func (cl *call) countedInstance(e hclsyntax.Expression) (ast.Expr, int64, bool) 
 		}
 		key = append(key, at.Name)
 	}
+	r := c.m.ManagedResources[tr.RootName()+"."+key[0]]
 	if n == 3 {
 		r = c.m.DataResources[strings.Join(key, ".")]
-	} else {
-		r = c.m.ManagedResources[tr.RootName()+"."+key[0]]
 	}
 	ix, isIndex := tr[n].(hcl.TraverseIndex)
 	_, isAttr := tr[n+1].(hcl.TraverseAttr)
