@@ -21,7 +21,7 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#tryattr & {#args: [[a, b], \"x\", c]}` where each argument but the last reads one attribute, or the same path of two or three (`[\"x\", \"y\"]`), from a variable, local value, each.value or for variable (the wrappers' try(each.value.x, var.defaults.x, c)), known while planning, the values given whole; `[if len(R) > i {R[i].x}, b][0]` where the argument reads one attribute of one instance of a resource or data source whose count is known while planning; `tofu.#try & {#args: [*a | 'error', b]}` of up to six where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is made a value of which nothing is known (`a | {#unknown: true}`, neither by default: OpenTofu's try of it is wholly unknown, and so is an attribute read from it); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#tryattr & {#args: [[a, b], \"x\", c]}` where each argument but the last reads one attribute, or the same path of two or three (`[\"x\", \"y\"]`), from a variable, local value, each.value or for variable (the wrappers' try(each.value.x, var.defaults.x, c)), known while planning, the values given whole; `[if len(R) > i {R[i].x}, b][0]` in a root module where the argument reads one attribute of one instance of a resource or data source whose count is known while planning; `tofu.#try & {#args: [*a | 'error', b]}` of up to six where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is made a value of which nothing is known (`a | {#unknown: true}`, neither by default: OpenTofu's try of it is wholly unknown, and so is an attribute read from it); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
 	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; where x computes with a reference that is a string, number, bool or list not known yet, `[if R {bool}, C][0]`, not known either, as in OpenTofu (try's test of the references); a value computed from one not known yet of another kind by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
@@ -359,7 +359,11 @@ func convTry(cl *call) ast.Expr {
 // instances R as CUE and the index i: R[i].name is an error exactly where
 // R has no instance i (an attribute the provider's schema does not have
 // is refused when the module is validated, before any try), which the
-// length of R tells wherever the count is known while planning.
+// length of R tells wherever the count is known while planning. Only in
+// a root module: in a called module's template, len(R) made the CUE
+// planner's dependency analysis find a cycle through the module's
+// resources that the probe on R[i].name does not
+// (terraform-aws-s3-bucket's examples/directory-bucket).
 func (cl *call) countedInstance(e hclsyntax.Expression) (ast.Expr, int64, bool) {
 	c := cl.c
 	t, ok := e.(*hclsyntax.ScopeTraversalExpr)
@@ -391,7 +395,7 @@ func (cl *call) countedInstance(e hclsyntax.Expression) (ast.Expr, int64, bool) 
 	}
 	ix, isIndex := tr[n].(hcl.TraverseIndex)
 	_, isAttr := tr[n+1].(hcl.TraverseAttr)
-	if r == nil || r.Count == nil || r.ForEach != nil || r.Enabled != nil || !isIndex || !isAttr ||
+	if c.a.called || r == nil || r.Count == nil || r.ForEach != nil || r.Enabled != nil || !isIndex || !isAttr ||
 		ix.Key.IsNull() || !ix.Key.IsKnown() || ix.Key.Type() != cty.Number || !c.a.planning.knownIn(noNames{}, r.Count) {
 		return nil, 0, false
 	}
