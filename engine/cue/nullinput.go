@@ -109,8 +109,8 @@ type rebuild struct {
 // rebuiltProgram is the program v built again from its syntax with the
 // value of each field of rs null or without its default: a field
 // declared once, whose value is an expression of the program's own
-// files, and, to be built without its default, of the form *D | T or
-// (*D | T) & C. The files are copied (syntaxCopier), so the program's own
+// files; one to be built without its default is left as it is unless of
+// the form *D | T or (*D | T) & C. The files are copied (syntaxCopier), so the program's own
 // syntax is not changed, and every position stays where it was.
 func rebuiltProgram(ctx *cue.Context, v cue.Value, rs []rebuild) (cue.Value, error) {
 	bi := v.BuildInstance()
@@ -126,8 +126,10 @@ func rebuiltProgram(ctx *cue.Context, v cue.Value, rs []rebuild) (cue.Value, err
 		if src == nil {
 			return v, fmt.Errorf("the field %s has no syntax to replace", r.path)
 		}
-		if r.how == fillWithoutDefault && withoutDefault(src.(ast.Expr)) == nil {
-			return v, fmt.Errorf("the field %s has no default of the form *D | T to leave out", r.path)
+		if e, ok := src.(ast.Expr); r.how == fillWithoutDefault && (!ok || withoutDefault(e) == nil) {
+			// Not of a form to leave the default out of: the value is
+			// unified with the field as it is.
+			continue
 		}
 		values[src] = r.how
 	}

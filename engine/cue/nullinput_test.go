@@ -10,6 +10,7 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/load"
+	"cuelang.org/go/cue/parser"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -153,4 +154,30 @@ func syntaxOf(t *testing.T, v cue.Value) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+func TestWithoutDefault(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`*close({a: 1}) | {[string]: int}`, `{[string]: int}`},
+		{`(*"x" | string) & =~"^x"`, `string & =~"^x"`},
+		{`((*1 | int))`, `int`},
+		{`string`, ``},
+		{`"a" | *"b"`, ``},
+	} {
+		x, err := parser.ParseExpr("field", tc.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if y := withoutDefault(x); y != nil {
+			b, err := format.Node(y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = string(b)
+		}
+		if got != tc.want {
+			t.Errorf("withoutDefault(%s) = %q, want %q", tc.src, got, tc.want)
+		}
+	}
 }
