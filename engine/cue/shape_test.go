@@ -28,8 +28,63 @@ func TestShapeRounds(t *testing.T) {
 			// the policy, and the role that reads it, are errors in the
 			// first round: the flow log's try takes the variable's null
 			// default. The second round lists the role, the third finds
-			// that the flow log passes its arn.
+			// that the flow log passes its arn. (The role has for_each:
+			// the try tests its instance with a probe, which takes the
+			// error of the first round for a missing instance.)
 			name: "try of a computed attribute behind a null not decided yet",
+			src: `
+variable "region" {
+  type    = string
+  default = null
+}
+
+variable "iam_role_arn" {
+  type    = string
+  default = null
+}
+
+data "aws_region" "current" {
+  region = var.region
+}
+
+locals {
+  region = try(data.aws_region.current.region, "")
+}
+
+resource "aws_flow_log" "this" {
+  iam_role_arn = try(aws_iam_role.this["a"].arn, var.iam_role_arn)
+  vpc_id       = "vpc-1"
+}
+
+data "aws_iam_policy_document" "assume_role" {
+  statement {
+    actions = ["sts:AssumeRole"]
+    condition {
+      test     = "ArnLike"
+      variable = "aws:SourceArn"
+      values   = ["arn:aws:ec2:${local.region}:vpc-flow-log/*"]
+    }
+  }
+}
+
+resource "aws_iam_role" "this" {
+  for_each           = toset(["a"])
+  assume_role_policy = data.aws_iam_policy_document.assume_role.json
+}
+
+output "role_arn" {
+  value = aws_flow_log.this.iam_role_arn
+}
+`,
+			rounds: 3,
+		},
+		{
+			// The same with the role counted: the try tests the
+			// instance by the length of aws_iam_role.this, known in
+			// the first round, and waits for its arn rather than
+			// taking the fallback, so no argument is null by default
+			// and the third round is not needed.
+			name: "try of an instance of a counted resource",
 			src: `
 variable "region" {
   type    = string
@@ -74,7 +129,7 @@ output "role_arn" {
   value = aws_flow_log.this.iam_role_arn
 }
 `,
-			rounds: 3,
+			rounds: 2,
 		},
 		{
 			name: "nothing null by default",
