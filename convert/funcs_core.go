@@ -4,7 +4,6 @@ import (
 	"math/big"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue/ast"
@@ -278,10 +277,13 @@ func convTry(cl *call) ast.Expr {
 		soft = soft || cl.c.readsSoftNull(cl.src[i])
 	}
 	reads, path := cl.attrReads()
+	// byAttr: every argument but the last reads one path from a value
+	// known while planning that is always there (#tryattr).
+	byAttr := !anyUnknown && len(tested) == last && !cl.c.a.called && reads != nil
 	switch {
 	case len(tested) == 0:
 		return x
-	case soft && !anyUnknown && len(tested) == last && !cl.c.a.called && reads != nil:
+	case soft && byAttr:
 		// #tryattr takes the values whole: the attribute it gives is
 		// the value's own, a null by default there kept as the one
 		// default it is (net-lb-int's try(var.health_check_config.http,
@@ -297,7 +299,7 @@ func convTry(cl *call) ast.Expr {
 	case last == 1 && !anyUnknown && plainFallback(x):
 		// try(var.settings.path, ""): what a person writes.
 		return defaulted(cl.args[0], x)
-	case !anyUnknown && len(tested) == last && !cl.c.a.called && reads != nil:
+	case byAttr:
 		return cl.tryAttr(reads, path)
 	case !anyUnknown && len(tested) < maxTry && !cl.c.a.called:
 		// The library's #try tests the arguments as firstOr does, and
@@ -364,7 +366,7 @@ func convTry(cl *call) ast.Expr {
 // planner's dependency analysis find a cycle through the module's
 // resources that the probe on R[i].name does not
 // (terraform-aws-s3-bucket's examples/directory-bucket).
-func (cl *call) countedInstance(e hclsyntax.Expression) (ast.Expr, int64, bool) {
+func (cl *call) countedInstance(e hclsyntax.Expression) (ast.Expr, int, bool) {
 	c := cl.c
 	t, ok := e.(*hclsyntax.ScopeTraversalExpr)
 	if !ok || len(t.Traversal) < 4 {
@@ -404,14 +406,14 @@ func (cl *call) countedInstance(e hclsyntax.Expression) (ast.Expr, int64, bool) 
 		return nil, 0, false
 	}
 	rs, _ := cl.expr(&hclsyntax.ScopeTraversalExpr{Traversal: tr[:n], SrcRange: tr[:n].SourceRange()})
-	return rs, i, true
+	return rs, int(i), true
 }
 
 // instanceOr is value, or b where r has no instance i (countedInstance):
 //
 //	[if len(r) > i {value}, b][0]
-func instanceOr(r ast.Expr, i int64, value, b ast.Expr) ast.Expr {
-	has := binary(token.GTR, ast.NewCall(ident("len"), r), &ast.BasicLit{Kind: token.INT, Value: strconv.FormatInt(i, 10)})
+func instanceOr(r ast.Expr, i int, value, b ast.Expr) ast.Expr {
+	has := binary(token.GTR, ast.NewCall(ident("len"), r), intLit(i))
 	return index(list(&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: has}}, Value: embed(value)}, b), intLit(0))
 }
 

@@ -28,7 +28,7 @@ func (c *converter) inputSchema(v *config.Variable) ast.Expr {
 	if v.Required() {
 		return s
 	}
-	if c.child == "" && v.Type.IsMapType() && emptyCollection(v.Default) {
+	if c.child == "" && v.Type.IsMapType() && emptyMap(v.Default) {
 		return s
 	}
 	d, _ := c.literal(v.Default, v.DeclRange())
@@ -43,14 +43,10 @@ func (c *converter) inputSchema(v *config.Variable) ast.Expr {
 	return defaulted(d, s)
 }
 
-// emptyCollection reports whether v is a known, non-null map, object,
-// list, set or tuple without elements.
-func emptyCollection(v cty.Value) bool {
-	if v == cty.NilVal || !v.IsWhollyKnown() || v.IsNull() {
-		return false
-	}
-	t := v.Type()
-	return (t.IsCollectionType() || t.IsObjectType() || t.IsTupleType()) && v.LengthInt() == 0
+// emptyMap reports whether v, a map variable's default, is the known,
+// non-null empty map.
+func emptyMap(v cty.Value) bool {
+	return v != cty.NilVal && v.IsWhollyKnown() && !v.IsNull() && v.LengthInt() == 0
 }
 
 // softNulls writes the nulls inside a default as *null | _, nulls by

@@ -22,7 +22,7 @@ import (
 // variable that is only by default a map. So the planner does what
 // OpenTofu does, and replaces the variable's value: where an input given
 // null does not unify with its @input field, the program is built again
-// from its syntax with that field's value null (nullProgram). Only the
+// from its syntax with that field's value null (rebuiltProgram). Only the
 // root's inputs are given this way: a called module's variables take
 // their arguments in the form itself (see convert's modules.go).
 
@@ -87,16 +87,6 @@ func defaultArm(f cue.Value) (cue.Value, bool) {
 			return cue.Value{}, false
 		}
 	}
-}
-
-// nullProgram is the program v built again from its syntax with the
-// values of the fields at paths null (rebuiltProgram).
-func nullProgram(ctx *cue.Context, v cue.Value, paths []cue.Path) (cue.Value, error) {
-	rs := make([]rebuild, len(paths))
-	for i, p := range paths {
-		rs[i] = rebuild{p, fillNull}
-	}
-	return rebuiltProgram(ctx, v, rs)
 }
 
 // rebuild is a field to build again, and how: as null, or without its

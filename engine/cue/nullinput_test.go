@@ -62,7 +62,7 @@ output: {
 	}
 	namePos := v.LookupPath(path("_var.name")).Pos()
 
-	nv, err := nullProgram(cuecontext.New(), v, []cue.Path{path("_var.tags")})
+	nv, err := rebuiltProgram(cuecontext.New(), v, []rebuild{{path("_var.tags"), fillNull}})
 	if err != nil {
 		t.Fatal(err)
 	}

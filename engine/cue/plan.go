@@ -430,7 +430,7 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 	var ins []*decl
 	var given fills
 	var rebuilt []rebuild
-	var rebuiltDecls []*decl
+	var firstRebuilt *decl
 	for _, d := range decls {
 		switch d.kind {
 		case declInput:
@@ -439,7 +439,10 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 			if val, ok := p.opts.Inputs[d.name]; ok {
 				x, how := inputFill(p.ctx, v.LookupPath(d.path), val)
 				if how != fillValue {
-					rebuilt, rebuiltDecls = append(rebuilt, rebuild{d.path, how}), append(rebuiltDecls, d)
+					rebuilt = append(rebuilt, rebuild{d.path, how})
+					if firstRebuilt == nil {
+						firstRebuilt = d
+					}
 				}
 				if how != fillNull {
 					given.add(d.path, x)
@@ -459,8 +462,8 @@ func (p *planner) inputs(v cue.Value) cue.Value {
 			p.report(&hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid value for input variable",
-				Detail:   fmt.Sprintf("The variable %q is set to null, which its field does not admit, or to a value that replaces its default, and the program could not be built with the field null or without its default: %v.", rebuiltDecls[0].name, err),
-				Subject:  rebuiltDecls[0].pos,
+				Detail:   fmt.Sprintf("The variable %q is set to null, which its field does not admit, or to a value that replaces its default, and the program could not be built with the field null or without its default: %v.", firstRebuilt.name, err),
+				Subject:  firstRebuilt.pos,
 			})
 			return v
 		}

@@ -1,6 +1,7 @@
 package cue
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -19,6 +20,56 @@ import (
 // conflicted once applied). Where nothing is null by default, the
 // shapes take one round: no evaluation is added.
 func TestShapeRounds(t *testing.T) {
+	// flowLogRole is a module whose flow log tries the arn of
+	// aws_iam_role.this[key], falling back to a variable null by
+	// default; meta is the role's count or for_each, and the role reads
+	// a policy document that reads a data source's region.
+	flowLogRole := func(key, meta string) string {
+		return fmt.Sprintf(`
+variable "region" {
+  type    = string
+  default = null
+}
+
+variable "iam_role_arn" {
+  type    = string
+  default = null
+}
+
+data "aws_region" "current" {
+  region = var.region
+}
+
+locals {
+  region = try(data.aws_region.current.region, "")
+}
+
+resource "aws_flow_log" "this" {
+  iam_role_arn = try(aws_iam_role.this[%s].arn, var.iam_role_arn)
+  vpc_id       = "vpc-1"
+}
+
+data "aws_iam_policy_document" "assume_role" {
+  statement {
+    actions = ["sts:AssumeRole"]
+    condition {
+      test     = "ArnLike"
+      variable = "aws:SourceArn"
+      values   = ["arn:aws:ec2:${local.region}:vpc-flow-log/*"]
+    }
+  }
+}
+
+resource "aws_iam_role" "this" {
+  %s
+  assume_role_policy = data.aws_iam_policy_document.assume_role.json
+}
+
+output "role_arn" {
+  value = aws_flow_log.this.iam_role_arn
+}
+`, key, meta)
+	}
 	for _, c := range []struct {
 		name, src string
 		rounds    int
@@ -31,51 +82,8 @@ func TestShapeRounds(t *testing.T) {
 			// that the flow log passes its arn. (The role has for_each:
 			// the try tests its instance with a probe, which takes the
 			// error of the first round for a missing instance.)
-			name: "try of a computed attribute behind a null not decided yet",
-			src: `
-variable "region" {
-  type    = string
-  default = null
-}
-
-variable "iam_role_arn" {
-  type    = string
-  default = null
-}
-
-data "aws_region" "current" {
-  region = var.region
-}
-
-locals {
-  region = try(data.aws_region.current.region, "")
-}
-
-resource "aws_flow_log" "this" {
-  iam_role_arn = try(aws_iam_role.this["a"].arn, var.iam_role_arn)
-  vpc_id       = "vpc-1"
-}
-
-data "aws_iam_policy_document" "assume_role" {
-  statement {
-    actions = ["sts:AssumeRole"]
-    condition {
-      test     = "ArnLike"
-      variable = "aws:SourceArn"
-      values   = ["arn:aws:ec2:${local.region}:vpc-flow-log/*"]
-    }
-  }
-}
-
-resource "aws_iam_role" "this" {
-  for_each           = toset(["a"])
-  assume_role_policy = data.aws_iam_policy_document.assume_role.json
-}
-
-output "role_arn" {
-  value = aws_flow_log.this.iam_role_arn
-}
-`,
+			name:   "try of a computed attribute behind a null not decided yet",
+			src:    flowLogRole(`"a"`, `for_each           = toset(["a"])`),
 			rounds: 3,
 		},
 		{
@@ -84,51 +92,8 @@ output "role_arn" {
 			// the first round, and waits for its arn rather than
 			// taking the fallback, so no argument is null by default
 			// and the third round is not needed.
-			name: "try of an instance of a counted resource",
-			src: `
-variable "region" {
-  type    = string
-  default = null
-}
-
-variable "iam_role_arn" {
-  type    = string
-  default = null
-}
-
-data "aws_region" "current" {
-  region = var.region
-}
-
-locals {
-  region = try(data.aws_region.current.region, "")
-}
-
-resource "aws_flow_log" "this" {
-  iam_role_arn = try(aws_iam_role.this[0].arn, var.iam_role_arn)
-  vpc_id       = "vpc-1"
-}
-
-data "aws_iam_policy_document" "assume_role" {
-  statement {
-    actions = ["sts:AssumeRole"]
-    condition {
-      test     = "ArnLike"
-      variable = "aws:SourceArn"
-      values   = ["arn:aws:ec2:${local.region}:vpc-flow-log/*"]
-    }
-  }
-}
-
-resource "aws_iam_role" "this" {
-  count              = 1
-  assume_role_policy = data.aws_iam_policy_document.assume_role.json
-}
-
-output "role_arn" {
-  value = aws_flow_log.this.iam_role_arn
-}
-`,
+			name:   "try of an instance of a counted resource",
+			src:    flowLogRole(`0`, `count              = 1`),
 			rounds: 2,
 		},
 		{
