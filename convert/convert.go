@@ -120,9 +120,10 @@ type converter struct {
 
 	// a is what the converter knows of the module's expressions.
 	a *analysis
-	// inUnknown is set while the parts of a template or call that
-	// unknownScope guards are converted: it alone needs the guard.
-	inUnknown bool
+	// guarded are the expressions inside a template or call that
+	// unknownScope guards, which need no guard or pending test of their
+	// own (see unknownScope).
+	guarded map[hclsyntax.Expression]bool
 	// knownConds are the conditionals written whose condition is known
 	// while planning, which a field may take apart (see fieldDecls).
 	knownConds map[*ast.IndexExpr]bool

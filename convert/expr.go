@@ -315,6 +315,9 @@ func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
 // null, the local a coalesce of tries of computed attributes, an
 // incomplete error in CUE while they are not known).
 func (c *converter) pendingNullTest(e hclsyntax.Expression, x, cmp ast.Expr) ast.Expr {
+	if c.guarded[e] {
+		return cmp // inside a template or call that has the guard
+	}
 	if st, ok := e.(*hclsyntax.ScopeTraversalExpr); ok && st.Traversal.RootName() == "local" && len(st.Traversal) == 2 {
 		if at, ok := st.Traversal[1].(hcl.TraverseAttr); ok {
 			if l := c.m.Locals[at.Name]; l != nil {

@@ -861,7 +861,7 @@ func builtElements(x ast.Expr) []ast.Expr {
 // own probe. References that are known while planning (count.index,
 // each.key, a root module's variables) are not tested.
 func (c *converter) readsPending(e hclsyntax.Expression) ast.Expr {
-	if c.inUnknown || !c.mayBeUnknown(e) {
+	if c.guarded[e] || !c.mayBeUnknown(e) {
 		return nil
 	}
 	if t, ref := e.(*hclsyntax.ScopeTraversalExpr); ref {

@@ -299,10 +299,9 @@ func (c *converter) tableTemplate(f moduleFile) *tableTemplate {
 	// variables, and nothing of the declaration being converted applies.
 	saved := struct {
 		imports        map[string]bool
-		inUnknown      bool
 		diags, reasons int
-	}{c.imports, c.inUnknown, len(c.diags), len(c.reasons)}
-	c.imports, c.inUnknown = map[string]bool{}, false
+	}{c.imports, len(c.diags), len(c.reasons)}
+	c.imports = map[string]bool{}
 	c.templates = append(c.templates, name)
 	c.scopes = append(c.scopes, scope{names: map[string]binding{}, templateVars: templateVarsField})
 	x, _ := convertExpr(c, expr)
@@ -324,7 +323,7 @@ func (c *converter) tableTemplate(f moduleFile) *tableTemplate {
 		break
 	}
 	t.imports = c.imports
-	c.imports, c.inUnknown = saved.imports, saved.inUnknown
+	c.imports = saved.imports
 	t.entry = &ast.StructLit{Elts: []ast.Decl{field(ident(templateVarsField), ident("_")), out}}
 	return t
 }

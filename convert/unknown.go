@@ -327,24 +327,38 @@ func (a *analysis) knownIn(in names, src hcl.Expression) bool {
 
 // unknownScope is called before the template or call e is converted; the
 // function it returns takes the conversion x and gives x, or the string
-// not known yet where e waits for values not known yet (see above), and
-// every caller calls it on each of its returns. A template or call inside
+// not known yet where e waits for values not known yet (see above); the
+// caller gives it each conversion it returns. A template or call inside
 // one that gets the test needs none of its own: the outer test reads the
 // same references, and the outer value is not known where the inner one
-// is not.
+// is not (see guard).
 func (c *converter) unknownScope(e hclsyntax.Expression) func(ast.Expr) ast.Expr {
 	refs := c.unknownRefs(e)
 	if refs == nil {
 		return func(x ast.Expr) ast.Expr { return x }
 	}
-	c.inUnknown = true
+	c.guard(e)
 	return func(x ast.Expr) ast.Expr {
-		c.inUnknown = false
 		if _, lit := x.(*ast.BasicLit); lit {
 			return x
 		}
 		return binary(token.OR, x, c.unknownGuard(refs))
 	}
+}
+
+// guard records that the expressions inside e, which unknownScope
+// guards, need no guard of their own: the guard of e reads the same
+// references, and e is not known where they are not.
+func (c *converter) guard(e hclsyntax.Expression) {
+	if c.guarded == nil {
+		c.guarded = map[hclsyntax.Expression]bool{}
+	}
+	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+		if x, ok := n.(hclsyntax.Expression); ok && x != e {
+			c.guarded[x] = true
+		}
+		return nil
+	})
 }
 
 // unknownGuard is string while one of refs is not known yet and each is
@@ -410,7 +424,7 @@ func (c *converter) unknownGuard(refs []ast.Expr) ast.Expr {
 // unknown, and where one of its references is known to be a list or a
 // map, for which the guard would be an error.
 func (c *converter) unknownRefs(e hclsyntax.Expression) []ast.Expr {
-	if c.inUnknown || !c.a.planning.mayBeUnknown(c, e) {
+	if c.guarded[e] || !c.a.planning.mayBeUnknown(c, e) {
 		return nil
 	}
 	refs, kinds, ts := c.readRefs(e, nil)
