@@ -38,21 +38,35 @@ output "stamped" {
 output "fallback" {
   value = try("${aws_instance.web.a}-t", "fallback")
 }
+
+output "nested" {
+  value = upper("${aws_instance.web.a}-${lower("${aws_instance.web.a}-T")}")
+}
 `})
 	if r.Diagnostics.HasErrors() {
 		t.Fatal(r.Diagnostics.Error())
+	}
+	// The templates and the call inside nested are inside its guard,
+	// which reads the same reference: one guard, not three (guard).
+	for _, f := range r.Files {
+		if _, field, ok := strings.Cut(string(f.Source), "nested:"); ok {
+			field, _, _ = strings.Cut(field, "@output(nested)")
+			if n := strings.Count(field, "aws_instance.web.a == _|_"); n != 1 {
+				t.Errorf("output nested has %d guards, want 1:\n%s", n, field)
+			}
+		}
 	}
 	const unknown, failed = "(unknown)", "(error)"
 	for _, tc := range []struct {
 		engine string
 		want   map[string]string // output -> JSON, unknown or failed
 	}{
-		{`a: string, b: "x"`, map[string]string{"one": unknown, "two": unknown, "upper": unknown, "stamped": unknown, "fallback": unknown}},
+		{`a: string, b: "x"`, map[string]string{"one": unknown, "two": unknown, "upper": unknown, "stamped": unknown, "fallback": unknown, "nested": unknown}},
 		{`a: number, b: bool`, map[string]string{"one": unknown, "two": unknown, "stamped": unknown, "fallback": unknown}},
-		{`a: "v", b: string`, map[string]string{"one": `"v-t"`, "two": unknown, "upper": `"V"`, "stamped": unknown, "fallback": `"v-t"`}},
+		{`a: "v", b: string`, map[string]string{"one": `"v-t"`, "two": unknown, "upper": `"V"`, "stamped": unknown, "fallback": `"v-t"`, "nested": `"V-V-T"`}},
 		{`a: "v", b: 2`, map[string]string{"one": `"v-t"`, "two": `"v-2"`, "stamped": unknown, "fallback": `"v-t"`}},
 		{`a: true, b: 2.5`, map[string]string{"one": `"true-t"`, "two": `"true-2.5"`}},
-		{`a: null, b: string`, map[string]string{"one": failed, "two": failed, "upper": failed, "stamped": failed, "fallback": `"fallback"`}},
+		{`a: null, b: string`, map[string]string{"one": failed, "two": failed, "upper": failed, "stamped": failed, "fallback": `"fallback"`, "nested": failed}},
 		{`a: ["v"], b: string`, map[string]string{"one": failed, "two": failed, "stamped": failed, "fallback": `"fallback"`}},
 		{`a: {v: 1}, b: string`, map[string]string{"one": failed, "two": failed, "fallback": `"fallback"`}},
 		// No a at all: an attribute the resource does not have.
