@@ -122,7 +122,7 @@ func (c *converter) blockBody(b *hclsyntax.Block, in argsOf) ast.Expr {
 // dynamic converts a dynamic block to a list comprehension over its
 // for_each, with the iterator's key and value bound:
 //
-//	ingress: [for k, v in _var.rules {from_port: v.port}]
+//	ingress: [for k, v in _var_rules {from_port: v.port}]
 //
 // A map or object is iterated in the order of its keys, as OpenTofu does.
 func (c *converter) dynamic(b *hclsyntax.Block, in argsOf) ast.Expr {

@@ -372,7 +372,7 @@ func innermost(d ast.Decl) ast.Node {
 }
 
 // mergeDecls joins consecutive declarations in the same namespace, so that
-// a file's variables are one _var struct and its resources of one type
+// a template's variables are one _var struct and a file's resources of one type
 // one struct, as a person would write them.
 func mergeDecls(decls []ast.Decl) []ast.Decl {
 	var out []ast.Decl

@@ -66,7 +66,7 @@ func commentDecl(lines []string) ast.Decl {
 // inputTag is the @tag attribute by which the stock cue tool sets a root
 // module's input of a primitive type (cue export -t NAME=VALUE), nil for
 // another input: one of another type is set by a file of the package
-// (_var: NAME: VALUE), and a called module's by its calls. A name that is
+// (_var_NAME: VALUE), and a called module's by its calls. A name that is
 // not a CUE identifier (OpenTofu allows dashes) gets no tag.
 func (c *converter) inputTag(v *config.Variable) *ast.Attribute {
 	if c.child != "" || !ast.IsValidIdent(v.Name) || strings.HasPrefix(v.Name, "#") || strings.HasPrefix(v.Name, "_") {
@@ -83,8 +83,9 @@ func (c *converter) inputTag(v *config.Variable) *ast.Attribute {
 	return nil
 }
 
-// variable: _var: NAME: schema @input(NAME, ...). The description is the
-// field's doc comment; validation blocks become constraints.
+// variable: _var_NAME: schema @input(NAME, ...) in a root module, _var:
+// NAME: in a called module's template. The description is the field's doc
+// comment; validation blocks become constraints.
 func (c *converter) variable(b *hclsyntax.Block) []ast.Decl {
 	if len(b.Labels) != 1 {
 		return nil
@@ -121,7 +122,17 @@ func (c *converter) variable(b *hclsyntax.Block) []ast.Decl {
 	if v.Deprecated != "" {
 		args = append(args, "deprecated="+attrString(v.Deprecated))
 	}
-	outer, inner := c.nested([]string{varRoot, v.Name}, value)
+	path := []string{varRoot, v.Name}
+	if c.child == "" {
+		id, ok := varIdent(v.Name)
+		if !ok {
+			c.unconverted(b.LabelRanges[0], "Variable not converted",
+				fmt.Sprintf("The name %q has a character that a CUE identifier cannot hold.", v.Name))
+			return validations
+		}
+		path = []string{id}
+	}
+	outer, inner := c.nested(path, value)
 	inner.Attrs = []*ast.Attribute{attr(cueform.AttrInput, args...)}
 	if tag := c.inputTag(v); tag != nil {
 		inner.Attrs = append(inner.Attrs, tag)

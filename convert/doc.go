@@ -10,7 +10,7 @@
 // keeps them apart with one top-level field per namespace, named so that a
 // reference reads as it does in HCL:
 //
-//	var.NAME                  _var: NAME: <schema> @input(NAME)
+//	var.NAME                  _var_NAME: <schema> @input(NAME)   (a "-" in NAME written "$"; _var: NAME: in a template)
 //	local.NAME                _local_NAME: <expr>   (a "-" in NAME written "$")
 //	TYPE.NAME                 TYPE: NAME: {...} @resource(TYPE.NAME)
 //	resource.TYPE.NAME        resource: TYPE: NAME  (a type that is a reserved name or an opt-in feature's symbol)
@@ -28,13 +28,17 @@
 //	pathexpand("~/x")         path.Join([_home, "/x"], path.Unix) (_home: @home, set by the engine)
 //
 // Inputs and locals are hidden fields, private to the program as in the
-// article; a variable and a local of the same name never meet. A module
+// article (_base_cidr_block there), each a field of its own, so that an
+// error in one stops only what reads it; a variable and a local of the
+// same name never meet. A module
 // call's inputs are its fields; the called module, converted with the
 // root into a template (see modules.go), is instantiated in the call's
 // hidden _mod with them, and its outputs are the call's hidden _out, so
 // that an input and an output of the same name do not unify. Inside a
-// template, var.NAME is _arg.NAME, the argument as the call gives it,
-// where the variable's value is that argument (see readsArgument). A module
+// template, the variables are the fields of _var, which each call
+// instance unifies with its arguments, and var.NAME is _var.NAME, or
+// _arg.NAME, the argument as the call gives it, where the variable's
+// value is that argument (see readsArgument). A module
 // that is not available (a registry or remote source neither installed
 // nor mapped) is never fetched: its _out is open, so its outputs are not
 // known, as the HCL planner takes them. A field label that equals a name the converted
@@ -175,9 +179,9 @@
 // module embeds (see files.go):
 //
 //	_files: {"conf/a.yaml": _ @embed(file="conf/a.yaml", type=text)}
-//	file(var.p)                    _files[path.Clean(_var.p, path.Unix)] & string
-//	yamldecode(file(var.p))        _yamlfiles[path.Clean(_var.p, path.Unix)]
-//	fileset(var.dir, "**/*.yaml")  (tofu.#fileset & {#args: [_files, _var.dir, RE]}).out
+//	file(var.p)                    _files[path.Clean(_var_p, path.Unix)] & string
+//	yamldecode(file(var.p))        _yamlfiles[path.Clean(_var_p, path.Unix)]
+//	fileset(var.dir, "**/*.yaml")  (tofu.#fileset & {#args: [_files, _var_dir, RE]}).out
 //
 // templatefile with such a path selects from the templates the path can
 // name, each converted once (see template_table.go). A constant path that

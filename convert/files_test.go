@@ -136,7 +136,7 @@ func TestFilesetOutsideRoot(t *testing.T) {
 		t.Fatal(r.Diagnostics.Error())
 	}
 	for dir, wantErr := range map[string]bool{"..": true, "../sibling": true, "/etc": true, ".": false, "./sub/..": false} {
-		v, err := r.LoadWith(nil, map[string][]byte{"inputs.cue": []byte(fmt.Sprintf("package m\n\n_var: d: %q\n", dir))})
+		v, err := r.LoadWith(nil, map[string][]byte{"inputs.cue": []byte(fmt.Sprintf("package m\n\n_var_d: %q\n", dir))})
 		if err == nil {
 			err = v.LookupPath(cue.ParsePath("output.x")).Err()
 		}

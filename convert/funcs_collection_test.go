@@ -168,7 +168,7 @@ func TestStringListForms(t *testing.T) {
 		{`compact([for s in var.l : lower(s)])`, `if x != null if x != ""`, "tofu.#compact"},
 		{`distinct(var.l)`, "tofu.#distinctstrings", "tofu.#distinct &"},
 		{`distinct(compact(var.a))`, "tofu.#distinctstrings", "tofu.#distinct &"},
-		{`length(var.f)`, "len(strings.Runes(_var.f))", "tofu.#length"},
+		{`length(var.f)`, "len(strings.Runes(_var_f))", "tofu.#length"},
 		{`[for k in var.l : length({a = var.f, b = "x"}[k])]`, "len(strings.Runes(", "tofu.#length"},
 		{`compact(var.a)`, "tofu.#compact", "if x != null"},
 		{`distinct(var.a)`, "tofu.#distinct &", "#distinctstrings"},
@@ -186,15 +186,15 @@ func TestStringListForms(t *testing.T) {
 // again. Another expression keeps the library's form.
 func TestReferenceTestForms(t *testing.T) {
 	for _, tc := range []struct{ src, want, not string }{
-		{`lower(var.a)`, `strings.ToLower((tofu.#tostring & {#args: [_var.a]}).out)`, "MinRunes"},
-		{`lower(var.a.name)`, `(tofu.#tostring & {#args: [_var.a.name]}).out`, "MinRunes"},
+		{`lower(var.a)`, `strings.ToLower((tofu.#tostring & {#args: [_var_a]}).out)`, "MinRunes"},
+		{`lower(var.a.name)`, `(tofu.#tostring & {#args: [_var_a.name]}).out`, "MinRunes"},
 		{`lower(var.a == null ? "x" : var.a)`, "tofu.#tostring", "MinRunes"},
 		{`terraform_data.d.output == null`, `if len(terraform_data.d.output) != _|_ {`, "\x00"},
 		{`tolist(terraform_data.d.output) != null`, `[if (*((tofu.#unify & {`, "\x00"},
-		{`var.f == null`, "_var.f == null", "len("},
+		{`var.f == null`, "_var_f == null", "len("},
 		// The root module's inputs are known while planning, in full.
-		{`var.a == null`, "_var.a == null", "len("},
-		{`var.l != null`, "_var.l != null", "len("},
+		{`var.a == null`, "_var_a == null", "len("},
+		{`var.l != null`, "_var_l != null", "len("},
 	} {
 		checkForm(t, tc.src, tc.want, tc.not)
 	}

@@ -222,7 +222,7 @@ func decides(x ast.Expr) bool {
 }
 
 // isReference reports whether x is a name or a selection from one
-// (_var.name, local.x.y): repeating it costs nothing.
+// (_var_name, local.x.y): repeating it costs nothing.
 func isReference(x ast.Expr) bool {
 	for {
 		switch e := x.(type) {
@@ -423,11 +423,11 @@ func instanceOr(r ast.Expr, i int, value, b ast.Expr) ast.Expr {
 // a local value, each.value or a for expression's variable (the
 // wrappers' try(each.value.tags, var.defaults.tags, {})):
 //
-//	(tofu.#tryattr & {#args: [[v, _var.defaults], "tags", {}]}).out
+//	(tofu.#tryattr & {#args: [[v, _var_defaults], "tags", {}]}).out
 //
 // or a path of two or three attributes through it, try(var.a.b.c, d):
 //
-//	(tofu.#tryattr & {#args: [[_var.a], ["b", "c"], d]}).out
+//	(tofu.#tryattr & {#args: [[_var_a], ["b", "c"], d]}).out
 //
 // The values are given whole, so that no argument is an error, which
 // #try needs each argument held in (*a | 'error') for.

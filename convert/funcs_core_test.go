@@ -90,14 +90,14 @@ func TestMergeArguments(t *testing.T) {
 func TestCoalesce(t *testing.T) {
 	// A root module's string arguments known while planning: the
 	// library's.
-	checkForm(t, `coalesce(var.f, "d")`, `(tofu.#coalesce & {#args: [_var.f, "d"]}).out`, `[if`)
+	checkForm(t, `coalesce(var.f, "d")`, `(tofu.#coalesce & {#args: [_var_f, "d"]}).out`, `[if`)
 	// One that may be a list or object (of type any): in place, where the
 	// call's #args would copy it whole; pure, so embedded.
-	checkForm(t, `coalesce(var.f, var.a, "d")`, `{if _var.f != null && _var.f != "" {_var.f}, if !(_var.f != null && _var.f != "") {if _var.a != null && _var.a != "" {_var.a}, if !(_var.a != null && _var.a != "") {"d"}}}`, `#coalesce`)
+	checkForm(t, `coalesce(var.f, var.a, "d")`, `{if _var_f != null && _var_f != "" {_var_f}, if !(_var_f != null && _var_f != "") {if _var_a != null && _var_a != "" {_var_a}, if !(_var_a != null && _var_a != "") {"d"}}}`, `#coalesce`)
 	checkForm(t, `coalesce(null, "", "d", var.f)`, `x: "d"`, `#coalesce`)
 	// One that may not be known: one argument at a time, the first that
 	// decides taken whatever follows.
-	checkForm(t, `coalesce(var.f, terraform_data.d.output, "d")`, `[if _var.f != null && _var.f != "" {_var.f}, [if terraform_data.d.output != null && terraform_data.d.output != "" {terraform_data.d.output}, "d"][0]][0]`, `#coalesce`)
+	checkForm(t, `coalesce(var.f, terraform_data.d.output, "d")`, `[if _var_f != null && _var_f != "" {_var_f}, [if terraform_data.d.output != null && terraform_data.d.output != "" {terraform_data.d.output}, "d"][0]][0]`, `#coalesce`)
 	checkErrorLikeOpenTofu(t, `coalesce(null, "")`)
 	checkErrorLikeOpenTofu(t, `coalesce(null, "", "")`)
 }

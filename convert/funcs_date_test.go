@@ -119,12 +119,12 @@ func TestDateFunctionsAtPlan(t *testing.T) {
 func TestFormatdateLayouts(t *testing.T) {
 	for _, c := range []struct{ format, want string }{
 		// Verbs and plain separators make one layout.
-		{"YYYY-MM-DD'T'hh:mm:ssZ", `time.FormatString("2006-01-02T15:04:05Z07:00", _var.t)`},
+		{"YYYY-MM-DD'T'hh:mm:ssZ", `time.FormatString("2006-01-02T15:04:05Z07:00", _var_t)`},
 		// "M" then "s" would be "15", the hour, in one layout.
-		{"Ms", `time.FormatString("1", _var.t) + time.FormatString("5", _var.t)`},
+		{"Ms", `time.FormatString("1", _var_t) + time.FormatString("5", _var_t)`},
 		// A literal Go reads as a layout element stays a string.
-		{"'Jan' YYYY", `"Jan" + time.FormatString(" 2006", _var.t)`},
-		{"h:mm", `"\(time.Split(_var.t).hour)" + time.FormatString(":04", _var.t)`},
+		{"'Jan' YYYY", `"Jan" + time.FormatString(" 2006", _var_t)`},
+		{"h:mm", `"\(time.Split(_var_t).hour)" + time.FormatString(":04", _var_t)`},
 	} {
 		t.Run(c.format, func(t *testing.T) {
 			r, _ := convertSource(t, map[string]string{"main.tf": fmt.Sprintf("variable \"t\" {\n  type = string\n}\noutput \"x\" {\n  value = formatdate(%q, var.t)\n}\n", c.format)})

@@ -137,7 +137,7 @@ resource "terraform_data" "x" {
 			if err := v.Validate(); err != nil {
 				t.Errorf("with count 0: %v", err)
 			}
-			w, err := r.LoadWith(nil, map[string][]byte{"inputs.cue": []byte("package m\n\n_var: n: 1\n")})
+			w, err := r.LoadWith(nil, map[string][]byte{"inputs.cue": []byte("package m\n\n_var_n: 1\n")})
 			if err == nil {
 				err = w.LookupPath(cue.ParsePath("terraform_data.x[0].input")).Err()
 			}

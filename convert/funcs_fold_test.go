@@ -92,7 +92,7 @@ func TestPathexpandHome(t *testing.T) {
 				if r.Diagnostics.HasErrors() {
 					t.Fatal(r.Diagnostics.Error())
 				}
-				inputs := fmt.Sprintf("package m\n\n_var: p: %q\n_home: %q\n", p, home)
+				inputs := fmt.Sprintf("package m\n\n_var_p: %q\n_home: %q\n", p, home)
 				v, err := r.LoadWith(nil, map[string][]byte{"inputs.cue": []byte(inputs)})
 				var got string
 				if err == nil {

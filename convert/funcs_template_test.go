@@ -134,7 +134,7 @@ func (w *withInputs) check(t *testing.T, wantErr bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&inputs, "_var: %q: %s\n", n, b)
+		fmt.Fprintf(&inputs, "_var_%s: %s\n", n, b)
 	}
 	all, err := r.LoadWith(nil, map[string][]byte{"inputs.cue": []byte(inputs.String())})
 	var b []byte
@@ -386,7 +386,7 @@ func TestTemplateStringBeyondReferences(t *testing.T) {
 			e, _ := hclsyntax.ParseExpression([]byte(tmpl), "t.tf", hcl.InitialPos)
 			tv, _ := e.Value(nil)
 			b, _ := ctyjson.Marshal(tv, cty.String)
-			v, err := r.LoadWith(nil, map[string][]byte{"inputs.cue": []byte("package m\n\n_var: t: " + string(b) + "\n")})
+			v, err := r.LoadWith(nil, map[string][]byte{"inputs.cue": []byte("package m\n\n_var_t: " + string(b) + "\n")})
 			if err == nil {
 				if got, err := v.LookupPath(cue.ParsePath("output.x")).MarshalJSON(); err == nil {
 					t.Errorf("CUE gives %s", got)
@@ -437,7 +437,7 @@ output "out" {
 		t.Errorf("templates not in the table:\n%s", files)
 	}
 	for kind, want := range map[string]string{"a": `"Hello, x!"`, "b": `"Bye, x."`} {
-		v, err := mr.Result.LoadWith(nil, map[string][]byte{"inputs.cue": []byte("package m\n\n_var: kind: \"" + kind + "\"\n")})
+		v, err := mr.Result.LoadWith(nil, map[string][]byte{"inputs.cue": []byte("package m\n\n_var_kind: \"" + kind + "\"\n")})
 		if err != nil {
 			t.Fatal(err)
 		}

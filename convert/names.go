@@ -15,6 +15,7 @@ import (
 // owns the CUE form (see the package doc for the scheme).
 const (
 	varRoot       = cueform.VarRoot
+	varPrefix     = cueform.VarPrefix
 	argRoot       = cueform.ArgRoot
 	localPrefix   = cueform.LocalPrefix
 	dataRoot      = cueform.DataRoot
@@ -44,6 +45,16 @@ const (
 // name with a character that no CUE identifier has (a combining mark).
 func localIdent(name string) (id string, ok bool) {
 	id = localPrefix + strings.ReplaceAll(name, "-", "$")
+	return id, ast.IsValidIdent(id)
+}
+
+// varIdent is the identifier of the hidden field that holds a root
+// module's var.NAME: _var_NAME, spelled as localIdent spells a local, and
+// a field of its own for the same reason (an input that is an error stops
+// only what reads it). A called module's variables stay fields of _var,
+// which each call instance unifies with its arguments (see modules.go).
+func varIdent(name string) (id string, ok bool) {
+	id = varPrefix + strings.ReplaceAll(name, "-", "$")
 	return id, ast.IsValidIdent(id)
 }
 

@@ -459,7 +459,7 @@ func providerRefText(p config.ProviderRef) string {
 
 // provider converts a provider configuration:
 //
-//	provider: aws: {region: _var.region} @provider(aws)
+//	provider: aws: {region: _var_region} @provider(aws)
 //	provider: "aws.west": {region: "us-west-2"} @provider(aws.west)
 func (c *converter) provider(b *hclsyntax.Block) []ast.Decl {
 	if len(b.Labels) != 1 {

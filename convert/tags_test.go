@@ -41,7 +41,7 @@ output "all" {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files["inputs.cue"] = []byte("package m\n\n_var: tags: {a: \"1\", b: \"2\"}\n")
+	files["inputs.cue"] = []byte("package m\n\n_var_tags: {a: \"1\", b: \"2\"}\n")
 	fsys := fstest.MapFS{}
 	for name, b := range files {
 		fsys[name] = &fstest.MapFile{Data: b}

@@ -147,7 +147,7 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 // conditional known while planning with an empty result, the clauses are
 // guarded by its condition and iterate the other (see guardedSource):
 //
-//	if _var.rules != null for k in list.SortStrings([for k, _ in _var.rules {k}]) let v = _var.rules[k]
+//	if _var_rules != null for k in list.SortStrings([for k, _ in _var_rules {k}]) let v = _var_rules[k]
 func (c *converter) sortedFor(src ast.Expr, sk kind, keyVar, valVar string) []ast.Clause {
 	if guard, inner, ok := c.guardOf(src); ok {
 		return append([]ast.Clause{&ast.IfClause{Condition: guard}}, c.sortedFor(inner, sk, keyVar, valVar)...)

@@ -63,8 +63,16 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 				fmt.Sprintf("An input variable with the name %q has not been declared; tofu validate reports it.", name)), kindUnknown
 		}
 		ty := v.Type
+		if c.child == "" {
+			id, ok := varIdent(name)
+			if !ok {
+				return c.unconverted(rng, "Reference not converted",
+					fmt.Sprintf("The input variable %q has a name that a CUE identifier cannot hold.", name)), kindUnknown
+			}
+			return c.typedSteps(ident(id), ty, rest[1:])
+		}
 		root := varRoot
-		if c.child != "" && readsArgument(v) {
+		if readsArgument(v) {
 			root = argRoot
 		}
 		x := selector(ident(root), name)

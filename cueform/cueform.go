@@ -19,9 +19,13 @@ import (
 
 // The namespaces of a converted module's declarations: the top-level
 // fields that hold them, hidden where OpenTofu's reference has no
-// counterpart in the form (var.x is _var.x).
+// counterpart in the form. A root module's var.x is the field _var_x and
+// its local.x the field _local_x, each a field of its own (VarPrefix,
+// LocalPrefix); a called module's template holds its variables in
+// VarRoot, _var.x, which each call instance unifies with its arguments.
 const (
 	VarRoot       = "_var"
+	VarPrefix     = "_var_"
 	LocalPrefix   = "_local_"
 	DataRoot      = "data"
 	EphemeralRoot = "ephemeral"
