@@ -172,7 +172,7 @@ func TestMeasure(t *testing.T) {
 		"root/child/tofu/core.cue":       "package tofu\n",
 		"root/child/data/embedded.json":  "{}\n",
 	})
-	mods, err := Measure(out, src)
+	mods, err := Measure(out, src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,14 +203,14 @@ func TestMeasure(t *testing.T) {
 	// A .cue file outside every module is an error, and so is a module
 	// without HCL source.
 	write(t, out, map[string]string{"stray/a.cue": "a: 1\n"})
-	if _, err := Measure(out, src); err == nil || !strings.Contains(err.Error(), "not in a converted module") {
+	if _, err := Measure(out, src, nil); err == nil || !strings.Contains(err.Error(), "not in a converted module") {
 		t.Errorf("Measure with a stray file: error %v", err)
 	}
 	if err := os.RemoveAll(filepath.Join(out, "stray")); err != nil {
 		t.Fatal(err)
 	}
 	write(t, out, map[string]string{"gone/cue.mod/module.cue": "module: \"x.local/gone\"\n"})
-	if _, err := Measure(out, src); err == nil {
+	if _, err := Measure(out, src, nil); err == nil {
 		t.Errorf("Measure with a module without source: no error")
 	}
 }
@@ -242,5 +242,59 @@ func TestSummarize(t *testing.T) {
 	// b first; a and d tie on 10 per 100, d with more constructs.
 	if got := strings.Join(worst, " "); got != "b d a" {
 		t.Errorf("worst %s; want b d a", got)
+	}
+}
+
+// TestKeep checks that Keep leaves the declarations it is given, by
+// their attribute's name (a trailing [*] aside), inside their
+// namespaces, and drops the others, the fields of no declaration and
+// the namespaces left empty.
+func TestKeep(t *testing.T) {
+	src := `package m
+
+import "tofucue.local/m/tofu"
+
+// The CIDR.
+_var_cidr: string @input(cidr)
+_var_other: bool @input(other)
+_local_x: 1
+aws_vpc: {
+	main: {cidr_block: _var_cidr} @resource(aws_vpc.main)
+	other: {} @resource(aws_vpc.other)
+}
+aws_subnet: {
+	main: [for x in [1] {vpc_id: aws_vpc.main.id}] @resource(aws_subnet.main[*])
+}
+output: {
+	id: aws_vpc.main.id @output(id)
+	gone: (tofu.#one & {#args: [[]]}).out @output(gone)
+}
+_terraform: {required_version: ">= 1.6"} @terraform()
+`
+	got, err := Keep("m.cue", []byte(src), map[string]bool{"cidr": true, "aws_vpc.main": true, "id": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `package m
+
+import "tofucue.local/m/tofu"
+
+// The CIDR.
+_var_cidr: string @input(cidr)
+aws_vpc: {
+	main: {cidr_block: _var_cidr} @resource(aws_vpc.main)
+}
+output: {
+	id: aws_vpc.main.id @output(id)
+}
+`
+	if string(got) != want {
+		t.Errorf("Keep:\n%s\nwant:\n%s", got, want)
+	}
+	if got, _ := Keep("m.cue", []byte(src), map[string]bool{"aws_subnet.main": true}); !strings.Contains(string(got), "@resource(aws_subnet.main[*])") {
+		t.Errorf("Keep of aws_subnet.main lost the declaration with [*]:\n%s", got)
+	}
+	if _, err := Keep("m.cue", []byte("a: {"), nil); err == nil {
+		t.Error("Keep of CUE that does not parse gave no error")
 	}
 }

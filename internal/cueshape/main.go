@@ -5,7 +5,7 @@
 // module takes. scripts/cue-shape runs it on the corpus and on
 // examples/vpc.
 //
-//	go run ./internal/cueshape [-worst N] [-modules] [-json] OUTDIR SRCDIR
+//	go run ./internal/cueshape [-worst N] [-modules] [-json] [-keep NAMES] OUTDIR SRCDIR
 //
 // OUTDIR is what hcl2cue convert -o OUTDIR SRCDIR/... (or -o OUTDIR
 // SRCDIR, one module) wrote. Every directory of OUTDIR that holds a
@@ -31,7 +31,9 @@
 // modules of own CUE lines / HCL lines, and the -worst N modules (default
 // 10) by constructs per 100 own lines, with their lines, constructs and
 // tokens. -modules adds the same row for every module. -json prints it
-// all, every module included, as JSON.
+// all, every module included, as JSON. -keep NAMES (comma-separated)
+// counts of each own file only the declarations NAMES names (see Keep):
+// scripts/cue-shape counts examples/vpc so on the article's declarations.
 package main
 
 import (
@@ -114,8 +116,9 @@ func main() {
 	worst := flag.Int("worst", 10, "list the `N` modules with the most machine constructs per 100 own lines")
 	list := flag.Bool("modules", false, "list every module after the summary")
 	asJSON := flag.Bool("json", false, "print the summary as JSON, every module included")
+	keepNames := flag.String("keep", "", "count only the declarations `NAMES` (comma-separated: base_cidr_block,aws_vpc.main,vpc_id) of the own files")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: cueshape [-worst N] [-modules] [-json] OUTDIR SRCDIR")
+		fmt.Fprintln(os.Stderr, "usage: cueshape [-worst N] [-modules] [-json] [-keep NAMES] OUTDIR SRCDIR")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -123,7 +126,14 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	mods, err := Measure(flag.Arg(0), flag.Arg(1))
+	var keep map[string]bool
+	if *keepNames != "" {
+		keep = map[string]bool{}
+		for _, n := range strings.Split(*keepNames, ",") {
+			keep[strings.TrimSpace(n)] = true
+		}
+	}
+	mods, err := Measure(flag.Arg(0), flag.Arg(1), keep)
 	if err == nil && len(mods) == 0 {
 		err = fmt.Errorf("%s: no converted module (no cue.mod directory)", flag.Arg(0))
 	}
@@ -146,8 +156,9 @@ func main() {
 }
 
 // Measure counts every module that convert wrote into outDir, with its
-// HCL in srcDir; the modules come by path.
-func Measure(outDir, srcDir string) ([]*Module, error) {
+// HCL in srcDir; the modules come by path. With keep, it counts of the
+// own files only the declarations keep names (see Keep).
+func Measure(outDir, srcDir string, keep map[string]bool) ([]*Module, error) {
 	outDir = filepath.Clean(outDir)
 	mods := map[string]*Module{} // by directory
 	var cueFiles []string
@@ -193,8 +204,17 @@ func Measure(outDir, srcDir string) ([]*Module, error) {
 		if err != nil {
 			return nil, err
 		}
+		library := strings.HasPrefix(filepath.ToSlash(rel), "tofu/")
+		if keep != nil && !library && !template {
+			if src, err = Keep(path, src, keep); err != nil {
+				return nil, err
+			}
+			if c, _, err = Count(path, src); err != nil {
+				return nil, err
+			}
+		}
 		switch {
-		case strings.HasPrefix(filepath.ToSlash(rel), "tofu/"):
+		case library:
 			m.Library.Add(c)
 		case template:
 			m.Templates.Add(c)
