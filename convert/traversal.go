@@ -51,12 +51,18 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 		return c.steps(ident(b.cue), b.kind, rest)
 	}
 
-	switch root {
-	case "var":
-		name, ok := attrName()
-		if !ok {
-			break
-		}
+	// What the reference names, as OpenTofu reads it (the resource.
+	// prefix, opt-in features' symbols): refs is the one reader of
+	// references; the bindings above are the converter's own, since they
+	// stand for CUE identifiers.
+	ref, _ := refs.Parse(t, c.m)
+	var subject refs.Subject
+	if ref != nil {
+		subject = ref.Subject
+	}
+	switch s := subject.(type) {
+	case refs.InputVariable:
+		name := s.Name
 		v := c.m.Variables[name]
 		if v == nil {
 			return c.unconverted(rng, "Reference to undeclared input variable",
@@ -77,11 +83,8 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 		}
 		x := selector(ident(root), name)
 		return c.typedSteps(x, ty, rest[1:])
-	case "local":
-		name, ok := attrName()
-		if !ok {
-			break
-		}
+	case refs.LocalValue:
+		name := s.Name
 		l := c.m.Locals[name]
 		if l == nil {
 			return c.unconverted(rng, "Reference to undeclared local value",
@@ -100,88 +103,83 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 	// count and each are bound in scope inside the instances of a
 	// declaration that sets count or for_each (see instances), and are
 	// found above; reaching here means the block sets neither.
-	case "count":
-		if name, ok := attrName(); ok && name == "index" {
-			summary, detail := refs.OutOfContext(refs.CountAttr{Name: name})
-			return c.unconverted(rng, summary, detail), kindUnknown
-		}
-	case "each":
-		if name, ok := attrName(); ok && (name == "key" || name == "value") {
-			summary, detail := refs.OutOfContext(refs.EachAttr{Name: name})
-			return c.unconverted(rng, summary, detail), kindUnknown
-		}
-	case "path":
-		if name, ok := attrName(); ok && (name == "module" || name == "root" || name == "cwd") {
-			c.usesPath = true
-			return c.steps(selector(ident(pathRoot), name), kindString, rest[1:])
-		}
-	case "terraform", "tofu":
-		if name, ok := attrName(); ok && name == "workspace" {
+	case refs.CountAttr, refs.EachAttr:
+		summary, detail := refs.OutOfContext(s)
+		return c.unconverted(rng, summary, detail), kindUnknown
+	case refs.PathAttr:
+		c.usesPath = true
+		return c.steps(selector(ident(pathRoot), s.Name), kindString, rest[1:])
+	case refs.TerraformAttr:
+		if s.Name == "workspace" {
 			c.usesWorkspace = true
 			return c.steps(ident(workspaceRoot), kindString, rest[1:])
 		}
-	case "self":
+	case refs.FeatureSymbol:
+		return c.unconverted(rng, "Reference not converted",
+			fmt.Sprintf("%s is a symbol of the opt-in feature %q, which the CUE form has no counterpart for.", traversalText(t), s.Feature.Name)), kindUnknown
+	case refs.Self:
 		return c.unconverted(rng, `Reference to "self" not converted`,
 			`"self" refers to the resource being configured, which the CUE form has no name for yet.`), kindUnknown
-	case "module":
-		name, ok := attrName()
-		if !ok {
-			break
+	case refs.ModuleCall:
+		return c.moduleRef(s.Name, rest[1:])
+	case refs.ModuleCallInstance:
+		return c.moduleRef(s.Call.Name, rest[1:])
+	case refs.ModuleCallOutput:
+		return c.moduleRef(s.Call.Call.Name, rest[1:])
+	case refs.Resource:
+		return c.resourceRef(s, t[len(t)-len(ref.Remaining):], rng, t)
+	case refs.ResourceInstance:
+		// The instance's key, where there is one, is a step of the
+		// traversal, which steps converts with the resource's kind.
+		from := len(t) - len(ref.Remaining)
+		if s.Key != refs.NoKey {
+			from--
 		}
-		// module.NAME.OUTPUT: the call's outputs are in its hidden _out.
-		x := selector(ident(moduleRoot), name)
-		steps := rest[1:]
-		mc := c.m.ModuleCalls[name]
-		multi := mc != nil && (mc.Count != nil || mc.ForEach != nil)
-		if len(steps) > 0 {
-			if ix, ok := steps[0].(hcl.TraverseIndex); ok && multi {
-				x = index(x, c.keyLit(ix.Key))
-				steps = steps[1:]
-				multi = false
-			}
-		}
-		if multi {
-			// module.NAME of a call with instances: the outputs of
-			// each, as a list (count) or by key (for_each).
-			k, v := c.fresh("k"), c.fresh("v")
-			out := &ast.SelectorExpr{X: ident(v), Sel: ident(callOutputs)}
-			kind := instancesKind(mc.Count, mc.ForEach)
-			var all ast.Expr
-			if kind == kindList {
-				all = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(out)})
-			} else {
-				all = structFor([]ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}}, ident(k), out)
-			}
-			if len(steps) == 0 {
-				return all, kind
-			}
-			return c.steps(paren(all), kindUnknown, steps)
-		}
-		return c.steps(&ast.SelectorExpr{X: x, Sel: ident(callOutputs)}, kindUnknown, steps)
-	case "data", "ephemeral", "resource":
-		if len(rest) >= 2 {
-			tn, ok1 := rest[0].(hcl.TraverseAttr)
-			nn, ok2 := rest[1].(hcl.TraverseAttr)
-			if ok1 && ok2 {
-				mode := map[string]config.ResourceMode{"data": config.DataMode, "ephemeral": config.EphemeralMode, "resource": config.ManagedMode}[root]
-				if c.m.Resource(mode, tn.Name, nn.Name) == nil {
-					return c.undeclared(rng, t), kindUnknown
-				}
-				return c.steps(pathExpr(c.resourcePath(mode, tn.Name, nn.Name)), c.resourceKind(mode, tn.Name, nn.Name), rest[2:])
-			}
-		}
-	default:
-		if len(rest) >= 1 {
-			if nn, ok := rest[0].(hcl.TraverseAttr); ok {
-				if c.m.Resource(config.ManagedMode, root, nn.Name) == nil {
-					return c.undeclared(rng, t), kindUnknown
-				}
-				return c.steps(pathExpr(c.resourcePath(config.ManagedMode, root, nn.Name)), c.resourceKind(config.ManagedMode, root, nn.Name), rest[1:])
-			}
-		}
+		return c.resourceRef(s.Resource, t[from:], rng, t)
 	}
 	return c.unconverted(rng, "Reference not converted",
 		fmt.Sprintf("hcl2cue cannot convert the reference %q.", traversalText(t))), kindUnknown
+}
+
+// moduleRef converts module.NAME followed by steps: the outputs of the
+// call, which are in its hidden _out (of each instance, as a list for
+// count and by key for for_each, where no step picks one).
+func (c *converter) moduleRef(name string, steps hcl.Traversal) (ast.Expr, kind) {
+	x := selector(ident(moduleRoot), name)
+	mc := c.m.ModuleCalls[name]
+	multi := mc != nil && (mc.Count != nil || mc.ForEach != nil)
+	if len(steps) > 0 {
+		if ix, ok := steps[0].(hcl.TraverseIndex); ok && multi {
+			x = index(x, c.keyLit(ix.Key))
+			steps = steps[1:]
+			multi = false
+		}
+	}
+	if multi {
+		k, v := c.fresh("k"), c.fresh("v")
+		out := &ast.SelectorExpr{X: ident(v), Sel: ident(callOutputs)}
+		kind := instancesKind(mc.Count, mc.ForEach)
+		var all ast.Expr
+		if kind == kindList {
+			all = list(&ast.Comprehension{Clauses: []ast.Clause{&ast.ForClause{Value: ident(v), Source: x}}, Value: asStruct(out)})
+		} else {
+			all = structFor([]ast.Clause{&ast.ForClause{Key: ident(k), Value: ident(v), Source: x}}, ident(k), out)
+		}
+		if len(steps) == 0 {
+			return all, kind
+		}
+		return c.steps(paren(all), kindUnknown, steps)
+	}
+	return c.steps(&ast.SelectorExpr{X: x, Sel: ident(callOutputs)}, kindUnknown, steps)
+}
+
+// resourceRef converts a reference to resource r, declared or not (t, at
+// rng, the whole reference), followed by steps.
+func (c *converter) resourceRef(r refs.Resource, steps hcl.Traversal, rng hcl.Range, t hcl.Traversal) (ast.Expr, kind) {
+	if c.m.Resource(r.Mode, r.Type, r.Name) == nil {
+		return c.undeclared(rng, t), kindUnknown
+	}
+	return c.steps(pathExpr(c.resourcePath(r.Mode, r.Type, r.Name)), c.resourceKind(r.Mode, r.Type, r.Name), steps)
 }
 
 // badIterator converts a reference to a dynamic block's iterator other
