@@ -10,6 +10,7 @@ import (
 
 	"github.com/tofucue/tofucue/config"
 	tofufuncs "github.com/tofucue/tofucue/functions"
+	"github.com/tofucue/tofucue/refs"
 )
 
 // Values not known yet. The engine gives a value that OpenTofu does not
@@ -87,28 +88,40 @@ func (a *analysis) traversalMayBeUnknown(in names, t hcl.Traversal) bool {
 		}
 		return !b.known
 	}
-	switch root {
-	case "var":
-		if len(t) > 1 {
-			if at, ok := t[1].(hcl.TraverseAttr); ok && a.knownVars[at.Name] {
-				return false
-			}
-		}
-		return a.called
-	case "count", "path", "terraform":
-		return false
-	case "local":
-		if len(t) < 2 {
-			return true
-		}
-		at, ok := t[1].(hcl.TraverseAttr)
-		return !ok || a.localMayBeUnknown(at.Name)
-	case "data":
-		return !a.readsData || !a.dataKnown(t)
-	case "module":
-		return !a.outputKnown(t)
+	ref, _ := refs.Parse(t, a.m)
+	if ref == nil {
+		return true // not a reference OpenTofu reads; reported where converted
 	}
-	return !a.configuredKnown(t)
+	switch s := ref.Subject.(type) {
+	case refs.InputVariable:
+		return !a.knownVars[s.Name] && a.called
+	case refs.CountAttr, refs.PathAttr, refs.TerraformAttr:
+		return false
+	case refs.LocalValue:
+		return a.localMayBeUnknown(s.Name)
+	case refs.ModuleCall, refs.ModuleCallInstance, refs.ModuleCallOutput:
+		return !a.outputKnown(t)
+	case refs.Resource:
+		return a.resourceMayBeUnknown(s, t)
+	case refs.ResourceInstance:
+		return a.resourceMayBeUnknown(s.Resource, t)
+	}
+	return true
+}
+
+// resourceMayBeUnknown is traversalMayBeUnknown for t, a reference to r:
+// a data source's attribute is known where the source is read while
+// planning, a managed resource's where the argument it reads is
+// configured with a value known then (t written TYPE.NAME..., without the
+// resource. prefix, which is taken as not known).
+func (a *analysis) resourceMayBeUnknown(r refs.Resource, t hcl.Traversal) bool {
+	switch r.Mode {
+	case config.DataMode:
+		return !a.readsData || !a.dataKnown(t)
+	case config.ManagedMode:
+		return t.RootName() != r.Type || !a.configuredKnown(t)
+	}
+	return true
 }
 
 // outputKnown is whether t reads an output known while planning
