@@ -15,6 +15,7 @@ import (
 
 	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/cueform"
+	"github.com/tofucue/tofucue/refs"
 )
 
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
@@ -946,17 +947,15 @@ func (c *converter) wholeValues(t hcl.Traversal) []hcl.Traversal {
 	if _, bound := c.facts(root); bound {
 		return nil
 	}
-	n := 2
-	switch root {
-	case "local":
+	if _, local := subjectOf(t, c.m).(refs.LocalValue); local {
 		if len(t) < 3 || !c.localIsTry(t[1]) {
 			return nil
 		}
 		return []hcl.Traversal{t[:2]}
-	case "var", "each", "count", "self", "path", "terraform", "module":
-		return nil
-	case "data":
-		n = 3
+	}
+	n := namingSteps(t, c.m)
+	if n == 0 {
+		return nil // var, each, count, self, path, terraform, module
 	}
 	if len(t) > n {
 		if _, index := t[n].(hcl.TraverseIndex); index {

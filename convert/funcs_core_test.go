@@ -1,6 +1,9 @@
 package convert
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCoreFunctionsSameAsOpenTofu(t *testing.T) {
 	for _, expr := range []string{
@@ -100,4 +103,46 @@ func TestCoalesce(t *testing.T) {
 	checkForm(t, `coalesce(var.f, terraform_data.d.output, "d")`, `[if _var_f != null && _var_f != "" {_var_f}, [if terraform_data.d.output != null && terraform_data.d.output != "" {terraform_data.d.output}, "d"][0]][0]`, `#coalesce`)
 	checkErrorLikeOpenTofu(t, `coalesce(null, "")`)
 	checkErrorLikeOpenTofu(t, `coalesce(null, "", "")`)
+}
+
+// TestTryWholeValues checks which values a try's test asks about as
+// wholes (wholeValues): for an attribute of one instance of a resource,
+// data source or ephemeral resource, none but the attributes read
+// further, whatever prefix names the resource (ephemeral. and resource.
+// take three steps, as data. does).
+func TestTryWholeValues(t *testing.T) {
+	r, _ := convertSource(t, map[string]string{"main.tf": `
+ephemeral "google_client_config" "default" {
+  count = 1
+}
+
+resource "aws_instance" "web" {
+  count = 1
+}
+
+output "ephemeral" {
+  value = try(ephemeral.google_client_config.default[0].access_token, "")
+}
+
+output "prefixed" {
+  value = try(resource.aws_instance.web[0].id, "")
+}
+
+output "nested" {
+  value = try(resource.aws_instance.web[0].identity.id, "")
+}
+`})
+	var src string
+	for _, f := range r.Files {
+		src += string(f.Source)
+	}
+	for _, whole := range []string{"len(ephemeral.google_client_config.default)", "len(resource.aws_instance.web)", "len(aws_instance.web)"} {
+		if strings.Contains(src, whole) {
+			t.Errorf("a try tests %s, the resource as a whole:\n%s", whole, src)
+		}
+	}
+	// identity is read further: whether it is known as a whole is asked.
+	if !strings.Contains(src, "len(aws_instance.web[0].identity) == _|_") {
+		t.Errorf("the try of web[0].identity.id does not ask about identity:\n%s", src)
+	}
 }

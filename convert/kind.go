@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	tofufuncs "github.com/tofucue/tofucue/functions"
+	"github.com/tofucue/tofucue/refs"
 )
 
 // kind is what the converter knows statically about the type of a value:
@@ -201,25 +202,21 @@ func (a *analysis) formKind(in names, e hcl.Expression) kind {
 		return a.kindOf(in, e.Val)
 	case *hclsyntax.ScopeTraversalExpr:
 		t := e.Traversal
-		switch t.RootName() {
-		case "var":
-			if len(t) == 2 {
-				if at, ok := t[1].(hcl.TraverseAttr); ok {
-					if v := a.m.Variables[at.Name]; v != nil {
-						return kindOfType(v.Type)
-					}
-				}
+		switch s := subjectOf(t, a.m).(type) {
+		case refs.InputVariable:
+			if v := a.m.Variables[s.Name]; v != nil && len(t) == 2 {
+				return kindOfType(v.Type)
 			}
-		case "local":
+		case refs.LocalValue:
 			if len(t) == 2 {
-				if at, ok := t[1].(hcl.TraverseAttr); ok {
-					return a.localKind(at.Name)
-				}
+				return a.localKind(s.Name)
 			}
-		case "count":
+		case refs.CountAttr:
 			return kindInt
-		case "path", "terraform":
-			return kindString
+		case refs.PathAttr, refs.TerraformAttr:
+			if len(t) == 2 {
+				return kindString
+			}
 		}
 	}
 	return kindUnknown

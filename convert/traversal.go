@@ -141,6 +141,37 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 		fmt.Sprintf("hcl2cue cannot convert the reference %q.", traversalText(t))), kindUnknown
 }
 
+// subjectOf is what the reference t names, as OpenTofu reads it in module
+// m (refs.Parse): nil where t is not a reference. A name bound in scope
+// (a for variable, each, count) is the caller's to look up first.
+func subjectOf(t hcl.Traversal, m *config.Module) refs.Subject {
+	if ref, _ := refs.Parse(t, m); ref != nil {
+		return ref.Subject
+	}
+	return nil
+}
+
+// namingSteps is how many steps of t name the resource it reads (2 for
+// TYPE.NAME, 3 with a data., ephemeral. or resource. prefix), or 0
+// where t does not read a resource.
+func namingSteps(t hcl.Traversal, m *config.Module) int {
+	ref, _ := refs.Parse(t, m)
+	if ref == nil {
+		return 0
+	}
+	switch s := ref.Subject.(type) {
+	case refs.Resource:
+		return len(t) - len(ref.Remaining)
+	case refs.ResourceInstance:
+		n := len(t) - len(ref.Remaining)
+		if s.Key != refs.NoKey {
+			n--
+		}
+		return n
+	}
+	return 0
+}
+
 // moduleRef converts module.NAME followed by steps: the outputs of the
 // call, which are in its hidden _out (of each instance, as a list for
 // count and by key for for_each, where no step picks one).

@@ -7,6 +7,7 @@ import (
 	ctyconvert "github.com/zclconf/go-cty/cty/convert"
 
 	tofufuncs "github.com/tofucue/tofucue/functions"
+	"github.com/tofucue/tofucue/refs"
 )
 
 // typeOf works out the type OpenTofu gives an expression before it
@@ -171,20 +172,13 @@ func (a *analysis) traversalType(in names, t hcl.Traversal) cty.Type {
 		}
 		return stepType(b.ty, t[1:])
 	}
-	if len(t) < 2 {
-		return cty.DynamicPseudoType
-	}
-	at, ok := t[1].(hcl.TraverseAttr)
-	if !ok {
-		return cty.DynamicPseudoType
-	}
-	switch root {
-	case "var":
-		if v := a.m.Variables[at.Name]; v != nil && v.Type != cty.NilType {
+	switch s := subjectOf(t, a.m).(type) {
+	case refs.InputVariable:
+		if v := a.m.Variables[s.Name]; v != nil && v.Type != cty.NilType {
 			return stepType(v.Type, t[2:])
 		}
-	case "local":
-		return stepType(a.localType(at.Name), t[2:])
+	case refs.LocalValue:
+		return stepType(a.localType(s.Name), t[2:])
 	}
 	return cty.DynamicPseudoType
 }
