@@ -141,7 +141,6 @@ func TestFunctionsNotConverted(t *testing.T) {
 		{`replace("a", "/(/", "b")`, "not a valid regular expression"},
 		{`setproduct(toset([]), ["b"])`, "element type is not known"},
 		{`issensitive("a")`, "sensitive"},
-		{`type("a")`, "console"},
 		{`parseint("10", 1)`, "between 2 and 62"},
 		{`keys({}, {})`, "one argument"},
 	} {

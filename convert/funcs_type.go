@@ -80,7 +80,9 @@ var typeFuncs = map[string]function{
 	"nonsensitive":    {how: byExpr, note: "the value itself: CUE has no sensitive values", conv: identity},
 	"ephemeralasnull": {how: byExpr, note: "the value itself: neither side has ephemeral values yet (see package functions)", conv: identity},
 	"issensitive":     {how: notConverted, note: "CUE has no sensitive values, so whether one is sensitive cannot be answered"},
-	"type":            {how: notConverted, note: "only for tofu console; a type is not a value in a module"},
+	"type": {how: byExpr, note: "refused, as OpenTofu refuses it: it offers type only in tofu console, and a module's call of it is a call of an unknown function (a CUE error with OpenTofu's message)", conv: func(cl *call) ast.Expr {
+		return cl.c.refused(cl.rng, "Call to unknown function", `There is no function named "type"; OpenTofu offers it only in tofu console.`)
+	}},
 }
 
 // isNullLiteral reports whether e is the literal null, which the

@@ -47,8 +47,9 @@ func (p *planner) budgetedFunc(f function.Function) function.Function {
 			if err != nil {
 				return v, err
 			}
-			if ty := v.Type(); (ty.IsCollectionType() || ty.IsTupleType()) && v.IsKnown() && !v.IsNull() {
-				p.produced += v.LengthInt()
+			// A marked (sensitive) result counts as its value does.
+			if u, _ := v.Unmark(); (u.Type().IsCollectionType() || u.Type().IsTupleType()) && u.IsKnown() && !u.IsNull() {
+				p.produced += u.LengthInt()
 				if p.produced > p.maxValues {
 					return cty.DynamicVal, fmt.Errorf("the function calls of this plan have produced more than %d collection elements (the limit, which --max-values raises); the planner stops here", p.maxValues)
 				}

@@ -246,11 +246,17 @@ func (p *planner) interrupted() bool {
 
 // functionTable is OpenTofu's functions for this phase: relative paths
 // resolve against the root module's directory (where tofu would run), the
-// file functions read inside the tree's directory, and plantimestamp is
-// p.now.
+// file functions read inside the tree's directory, plantimestamp is
+// p.now, and type, which OpenTofu offers only in its console, is not
+// there.
 func (p *planner) functionTable() map[string]function.Function {
 	base, _ := filepath.Abs(p.tree.Root.Dir)
 	t := functions.Table(functions.Options{BaseDir: base, Root: p.tree.ReadRoot, PlanTime: true})
+	for _, s := range functions.Specs() {
+		if s.ConsoleOnly {
+			delete(t, s.Name) // a module's call of it is one of an unknown function, as in OpenTofu
+		}
+	}
 	now := cty.StringVal(p.now.UTC().Format(time.RFC3339))
 	t["plantimestamp"] = function.New(&function.Spec{
 		Type: function.StaticReturnType(cty.String),
