@@ -13,6 +13,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	tofufuncs "github.com/tofucue/tofucue/functions"
+	"github.com/tofucue/tofucue/refs"
 )
 
 // constEnv evaluates expressions when converting, with OpenTofu's own
@@ -391,19 +392,17 @@ func (c *converter) runtimeValues(e hcl.Expression, limit int) []string {
 				}
 				continue
 			}
-			switch root {
-			case "local":
-				if l := c.m.Locals[attr]; l != nil && !busy[attr] {
-					busy[attr] = true
+			switch s := subjectOf(t, c.m).(type) {
+			case refs.LocalValue:
+				if l := c.m.Locals[s.Name]; l != nil && !busy[s.Name] {
+					busy[s.Name] = true
 					walk(l.Expr)
 				}
-			case "path":
-				if attr != "module" {
-					add("path." + attr)
+			case refs.PathAttr:
+				if s.Name != "module" {
+					add("path." + s.Name)
 				}
-			case "var", "module", "data":
-				add(root + "." + attr)
-			case "terraform", "self":
+			case refs.TerraformAttr, refs.Self:
 			default:
 				add(root + "." + attr)
 			}
@@ -453,10 +452,10 @@ func (c *converter) pureIn(e hcl.Expression, walked map[hcl.Expression]bool) boo
 			}
 			continue
 		}
-		switch root {
-		case "var", "path", "terraform":
-		case "local":
-			if !c.pureLocal(attr) {
+		switch s := subjectOf(t, c.m).(type) {
+		case refs.InputVariable, refs.PathAttr, refs.TerraformAttr:
+		case refs.LocalValue:
+			if !c.pureLocal(s.Name) {
 				return false
 			}
 		default:
