@@ -869,8 +869,8 @@ func (c *converter) readsPending(e hclsyntax.Expression) ast.Expr {
 		return c.parentPending(t.Traversal)
 	}
 	var cond ast.Expr
-	refs, kinds, _ := c.readRefs(e, c.pendingRef)
-	for i, r := range refs {
+	read, kinds, _ := c.readRefs(e, c.pendingRef)
+	for i, r := range read {
 		if id, ok := r.(*ast.Ident); ok && (id.Name == "string" || id.Name == "number" || id.Name == "bool") {
 			continue // a call of timestamp or uuid: a is not known yet itself
 		}

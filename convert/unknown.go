@@ -346,8 +346,8 @@ func (a *analysis) knownIn(in names, src hcl.Expression) bool {
 // same references, and the outer value is not known where the inner one
 // is not (see guard).
 func (c *converter) unknownScope(e hclsyntax.Expression) func(ast.Expr) ast.Expr {
-	refs := c.unknownRefs(e)
-	if refs == nil {
+	read := c.unknownRefs(e)
+	if read == nil {
 		return func(x ast.Expr) ast.Expr { return x }
 	}
 	c.guard(e)
@@ -355,7 +355,7 @@ func (c *converter) unknownScope(e hclsyntax.Expression) func(ast.Expr) ast.Expr
 		if _, lit := x.(*ast.BasicLit); lit {
 			return x
 		}
-		return binary(token.OR, x, c.unknownGuard(refs))
+		return binary(token.OR, x, c.unknownGuard(read))
 	}
 }
 
@@ -374,8 +374,9 @@ func (c *converter) guard(e hclsyntax.Expression) {
 	})
 }
 
-// unknownGuard is string while one of refs is not known yet and each is
-// a string, number or bool (of a type or a value), an error otherwise:
+// unknownGuard is string while one of the references read is not known
+// yet and each is a string, number or bool (of a type or a value), an
+// error otherwise:
 //
 //	[if x == _|_ || y == _|_ if [(*x | 'error') & tofu.#scalar, (*y | 'error') & tofu.#scalar] != _|_ {string}][0]
 //
@@ -391,7 +392,7 @@ func (c *converter) guard(e hclsyntax.Expression) {
 // A ref that is a type itself (timestamp() is string) is not known yet
 // by its form, and CUE rejects string == _|_ when it compiles: it leaves
 // out the first test, and needs no probe (string is a scalar type). The
-// guard of such refs alone is string.
+// guard of such a read alone is string.
 //
 // The guard is written out rather than called as a library definition:
 // with CUE v0.17.1, a definition's instance is built again at each
@@ -400,12 +401,12 @@ func (c *converter) guard(e hclsyntax.Expression) {
 // evaluation of a chain of resources whose arguments are templates
 // (engine/cue's BenchmarkPlan, templatechain), and half the time of the
 // dependency analysis.
-func (c *converter) unknownGuard(refs []ast.Expr) ast.Expr {
+func (c *converter) unknownGuard(read []ast.Expr) ast.Expr {
 	var pending ast.Expr
 	var probes []ast.Expr
 	always := false
 	scalar := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#scalar")}
-	for _, r := range refs {
+	for _, r := range read {
 		if id, ok := r.(*ast.Ident); ok && (id.Name == "string" || id.Name == "number" || id.Name == "bool") {
 			always = true
 			continue
@@ -440,14 +441,14 @@ func (c *converter) unknownRefs(e hclsyntax.Expression) []ast.Expr {
 	if c.guarded[e] || !c.a.planning.mayBeUnknown(c, e) {
 		return nil
 	}
-	refs, kinds, ts := c.readRefs(e, nil)
+	read, kinds, ts := c.readRefs(e, nil)
 	for _, k := range kinds {
 		if k == kindList || k == kindMap {
 			return nil
 		}
 	}
 	var tested []ast.Expr
-	for i, r := range refs {
+	for i, r := range read {
 		if ts[i] == nil || c.guardRef(ts[i]) {
 			tested = append(tested, r)
 		}
@@ -473,7 +474,7 @@ func (c *converter) pendingRef(t hcl.Traversal) bool {
 // keeps only the references that may not be known while planning, not
 // count.index, each.key, path.module, ...).
 func (c *converter) readRefs(e hclsyntax.Expression, keep func(hcl.Traversal) bool) ([]ast.Expr, []kind, []hcl.Traversal) {
-	var refs []ast.Expr
+	var read []ast.Expr
 	var kinds []kind
 	var ts []hcl.Traversal
 	seen := map[string]bool{}
@@ -485,16 +486,16 @@ func (c *converter) readRefs(e hclsyntax.Expression, keep func(hcl.Traversal) bo
 		}
 		seen[text] = true
 		ref, k := c.expr(&hclsyntax.ScopeTraversalExpr{Traversal: t, SrcRange: t.SourceRange()})
-		refs, kinds, ts = append(refs, ref), append(kinds, k), append(ts, t)
+		read, kinds, ts = append(read, ref), append(kinds, k), append(ts, t)
 	}
 	for _, f := range atPlanCalls(e) {
 		ref, _ := c.expr(f)
-		refs, kinds, ts = append(refs, ref), append(kinds, kindString), append(ts, nil)
+		read, kinds, ts = append(read, ref), append(kinds, kindString), append(ts, nil)
 	}
 	// The references are converted with e too, which reports whatever
 	// they have to report.
 	c.diags, c.reasons = c.diags[:diags], c.reasons[:reasons]
-	return refs, kinds, ts
+	return read, kinds, ts
 }
 
 // holdsNull reports whether a null literal occurs in e.
