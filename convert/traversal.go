@@ -126,16 +126,12 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 		return c.moduleRef(s.Call.Name, rest[1:])
 	case refs.ModuleCallOutput:
 		return c.moduleRef(s.Call.Call.Name, rest[1:])
-	case refs.Resource:
-		return c.resourceRef(s, t[len(t)-len(ref.Remaining):], rng, t)
-	case refs.ResourceInstance:
-		// The instance's key, where there is one, is a step of the
-		// traversal, which steps converts with the resource's kind.
-		from := len(t) - len(ref.Remaining)
-		if s.Key != refs.NoKey {
-			from--
+	case refs.Resource, refs.ResourceInstance:
+		r, n, _ := resourceNamed(ref)
+		if c.m.Resource(r.Mode, r.Type, r.Name) == nil {
+			return c.undeclared(rng, t), kindUnknown
 		}
-		return c.resourceRef(s.Resource, t[from:], rng, t)
+		return c.steps(pathExpr(c.resourcePath(r.Mode, r.Type, r.Name)), c.resourceKind(r.Mode, r.Type, r.Name), t[n:])
 	}
 	return c.unconverted(rng, "Reference not converted",
 		fmt.Sprintf("hcl2cue cannot convert the reference %q.", traversalText(t))), kindUnknown
@@ -151,25 +147,34 @@ func subjectOf(t hcl.Traversal, m *config.Module) refs.Subject {
 	return nil
 }
 
-// namingSteps is how many steps of t name the resource it reads (2 for
-// TYPE.NAME, 3 with a data., ephemeral. or resource. prefix), or 0
-// where t does not read a resource.
+// namingSteps is how many steps of t name the resource it reads (see
+// resourceNamed), 0 where t does not read a resource.
 func namingSteps(t hcl.Traversal, m *config.Module) int {
 	ref, _ := refs.Parse(t, m)
 	if ref == nil {
 		return 0
 	}
+	_, n, _ := resourceNamed(ref)
+	return n
+}
+
+// resourceNamed is the resource that ref reads and how many steps of its
+// traversal name it: 2 for TYPE.NAME, 3 with a data., ephemeral. or
+// resource. prefix; an instance's key after them is a step of its own,
+// which the converter reads with the resource's kind. false where ref
+// reads no resource.
+func resourceNamed(ref *refs.Reference) (refs.Resource, int, bool) {
+	n := len(ref.Traversal) - len(ref.Remaining)
 	switch s := ref.Subject.(type) {
 	case refs.Resource:
-		return len(t) - len(ref.Remaining)
+		return s, n, true
 	case refs.ResourceInstance:
-		n := len(t) - len(ref.Remaining)
 		if s.Key != refs.NoKey {
 			n--
 		}
-		return n
+		return s.Resource, n, true
 	}
-	return 0
+	return refs.Resource{}, 0, false
 }
 
 // moduleRef converts module.NAME followed by steps: the outputs of the
@@ -202,15 +207,6 @@ func (c *converter) moduleRef(name string, steps hcl.Traversal) (ast.Expr, kind)
 		return c.steps(paren(all), kindUnknown, steps)
 	}
 	return c.steps(&ast.SelectorExpr{X: x, Sel: ident(callOutputs)}, kindUnknown, steps)
-}
-
-// resourceRef converts a reference to resource r, declared or not (t, at
-// rng, the whole reference), followed by steps.
-func (c *converter) resourceRef(r refs.Resource, steps hcl.Traversal, rng hcl.Range, t hcl.Traversal) (ast.Expr, kind) {
-	if c.m.Resource(r.Mode, r.Type, r.Name) == nil {
-		return c.undeclared(rng, t), kindUnknown
-	}
-	return c.steps(pathExpr(c.resourcePath(r.Mode, r.Type, r.Name)), c.resourceKind(r.Mode, r.Type, r.Name), steps)
 }
 
 // badIterator converts a reference to a dynamic block's iterator other
