@@ -43,18 +43,19 @@ const (
 // local that waits for a resource (try(r[0].id, null)) would stop every
 // other local, the count that plans r among them. ok is false for the rare
 // name with a character that no CUE identifier has (a combining mark).
-func localIdent(name string) (id string, ok bool) {
-	id = localPrefix + strings.ReplaceAll(name, "-", "$")
-	return id, ast.IsValidIdent(id)
-}
+func localIdent(name string) (id string, ok bool) { return hiddenIdent(localPrefix, name) }
 
 // varIdent is the identifier of the hidden field that holds a root
 // module's var.NAME: _var_NAME, spelled as localIdent spells a local, and
 // a field of its own for the same reason (an input that is an error stops
 // only what reads it). A called module's variables stay fields of _var,
 // which each call instance unifies with its arguments (see modules.go).
-func varIdent(name string) (id string, ok bool) {
-	id = varPrefix + strings.ReplaceAll(name, "-", "$")
+func varIdent(name string) (id string, ok bool) { return hiddenIdent(varPrefix, name) }
+
+// hiddenIdent is prefix and name as one identifier, each "-" of the name
+// written "$"; ok is false where it is not a CUE identifier.
+func hiddenIdent(prefix, name string) (id string, ok bool) {
+	id = prefix + strings.ReplaceAll(name, "-", "$")
 	return id, ast.IsValidIdent(id)
 }
 
