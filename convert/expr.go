@@ -81,7 +81,7 @@ func (c *converter) expr(e hcl.Expression) (ast.Expr, kind) {
 	case *hclsyntax.UnaryOpExpr:
 		x, k := c.expr(e.Val)
 		if e.Op == hclsyntax.OpLogicalNot {
-			return not(x), kindBool
+			return not(c.asBool(e.Val, x, k)), kindBool
 		}
 		if k == kindString {
 			// -"2" is -2: OpenTofu converts the operand to a number.
@@ -204,6 +204,14 @@ var binaryOps = map[*hclsyntax.Operation]token.Token{
 // string condition ("true") becomes a bool, as OpenTofu converts it.
 func (c *converter) condition(e hclsyntax.Expression) ast.Expr {
 	x, k := c.expr(e)
+	return c.asBool(e, x, k)
+}
+
+// asBool is x, the conversion of e of kind k, as an operand that must be
+// a bool (a condition, an operand of &&, || and !): a string ("true",
+// "false") becomes a bool, as OpenTofu converts it, and any other string
+// is an error where it is evaluated.
+func (c *converter) asBool(e hcl.Expression, x ast.Expr, k kind) ast.Expr {
 	if c.scalarKind(e, k) == kindString {
 		return c.lib("tobool", x)
 	}
@@ -256,6 +264,7 @@ func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
 		return c.lib("modulo", x, y), kindNumber
 	}
 	if e.Op == hclsyntax.OpLogicalOr || e.Op == hclsyntax.OpLogicalAnd {
+		x, y = c.asBool(e.LHS, x, xk), c.asBool(e.RHS, y, yk)
 		if x, ok := c.logical(e, x, y); ok {
 			return x, kindBool
 		}
