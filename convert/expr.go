@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/refs"
 )
 
 // expr converts an OpenTofu expression to CUE, and says what kind of value
@@ -327,9 +328,9 @@ func (c *converter) pendingNullTest(e hclsyntax.Expression, x, cmp ast.Expr) ast
 	if c.guarded[e] {
 		return cmp // inside a template or call that has the guard
 	}
-	if st, ok := e.(*hclsyntax.ScopeTraversalExpr); ok && st.Traversal.RootName() == "local" && len(st.Traversal) == 2 {
-		if at, ok := st.Traversal[1].(hcl.TraverseAttr); ok {
-			if l := c.m.Locals[at.Name]; l != nil {
+	if st, ok := e.(*hclsyntax.ScopeTraversalExpr); ok && len(st.Traversal) == 2 {
+		if local, ok := subjectOf(st.Traversal, c.m).(refs.LocalValue); ok {
+			if l := c.m.Locals[local.Name]; l != nil {
 				if le, ok := l.Expr.(hclsyntax.Expression); ok {
 					e = le
 				}

@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/refs"
 )
 
 // collectionFuncs are OpenTofu's functions on lists, sets and maps. A set
@@ -230,21 +232,16 @@ func (a *analysis) stringList(in names, e hcl.Expression, depth int) bool {
 			return len(e.Args) > 0
 		}
 	case *hclsyntax.ScopeTraversalExpr:
-		t := e.Traversal
-		if len(t) != 2 {
+		if len(e.Traversal) != 2 {
 			return false
 		}
-		at, ok := t[1].(hcl.TraverseAttr)
-		if !ok {
-			return false
-		}
-		switch t.RootName() {
-		case "var":
-			if v := a.m.Variables[at.Name]; v != nil {
+		switch s := subjectOf(e.Traversal, a.m).(type) {
+		case refs.InputVariable:
+			if v := a.m.Variables[s.Name]; v != nil {
 				return isStringsType(v.Type)
 			}
-		case "local":
-			if l := a.m.Locals[at.Name]; l != nil {
+		case refs.LocalValue:
+			if l := a.m.Locals[s.Name]; l != nil {
 				return a.stringList(noNames{}, l.Expr, depth+1)
 			}
 		}

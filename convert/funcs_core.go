@@ -501,19 +501,18 @@ func (c *converter) alwaysThere(t hcl.Traversal) bool {
 		b, bound := c.lookup(root)
 		return bound && !b.iterator && b.templateVars == ""
 	case len(t) == 2:
-		at, ok := t[1].(hcl.TraverseAttr)
-		if _, bound := c.lookup(root); !ok || bound && root != "each" {
+		if _, bound := c.lookup(root); bound && root != "each" {
 			return false
 		}
-		switch root {
-		case "var":
-			_, declared := c.m.Variables[at.Name]
+		switch s := subjectOf(t, c.m).(type) {
+		case refs.InputVariable:
+			_, declared := c.m.Variables[s.Name]
 			return declared
-		case "local":
-			_, declared := c.m.Locals[at.Name]
+		case refs.LocalValue:
+			_, declared := c.m.Locals[s.Name]
 			return declared
-		case "each":
-			return at.Name == "key" || at.Name == "value"
+		case refs.EachAttr:
+			return s.Name == "key" || s.Name == "value"
 		}
 	}
 	return false

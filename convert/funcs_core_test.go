@@ -146,3 +146,18 @@ output "nested" {
 		t.Errorf("the try of web[0].identity.id does not ask about identity:\n%s", src)
 	}
 }
+
+// TestReferencesNotConverted checks the references that name nothing the
+// CUE form has, whatever refs makes of them: an attribute path, count or
+// each does not have, outside a block that sets count or for_each too.
+func TestReferencesNotConverted(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`path.nowhere`, `cannot convert the reference "path.nowhere"`},
+		{`count.first`, `cannot convert the reference "count.first"`},
+		{`each.item`, `cannot convert the reference "each.item"`},
+		{`count.index`, `count.index`},
+		{`each.value`, `each.value`},
+	} {
+		t.Run(tc.src, func(t *testing.T) { checkNotConverted(t, tc.src, tc.want) })
+	}
+}

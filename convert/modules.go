@@ -21,6 +21,7 @@ import (
 
 	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/cueform"
+	"github.com/tofucue/tofucue/refs"
 )
 
 // The modules a module calls are converted with it (local sources, the
@@ -757,14 +758,14 @@ func (c *converter) objectFields(x ast.Expr, t, from cty.Type, sh *argShape, d *
 	}
 	// A field named as a name its struct's values refer to would hide
 	// that name from them.
-	refs := map[string]bool{}
+	named := map[string]bool{}
 	for _, a := range attrs {
-		maps.Copy(refs, refNames(a.value))
+		maps.Copy(named, refNames(a.value))
 		if a.defaulted != nil {
-			maps.Copy(refs, refNames(a.defaulted))
+			maps.Copy(named, refNames(a.defaulted))
 		}
 	}
-	bound := func(n string) bool { return c.bound(n) || refs[n] }
+	bound := func(n string) bool { return c.bound(n) || named[n] }
 	s := &ast.StructLit{}
 	for _, a := range attrs {
 		f := field(label(a.name, bound), a.value)
@@ -1095,9 +1096,9 @@ func keyTests(k ast.Expr, op, join token.Token, names []string) ast.Expr {
 // without defaults, or a value known when converting that converting
 // (and the defaults) leave as it is.
 func (c *converter) conforms(e hcl.Expression, v *config.Variable) bool {
-	if t, ok := e.(*hclsyntax.ScopeTraversalExpr); ok && len(t.Traversal) == 2 && t.Traversal.RootName() == "var" && c.child == "" {
-		if a, ok := t.Traversal[1].(hcl.TraverseAttr); ok {
-			if rv := c.m.Variables[a.Name]; rv != nil && rv.Type.Equals(v.Type) && v.TypeDefaults == nil {
+	if t, ok := e.(*hclsyntax.ScopeTraversalExpr); ok && len(t.Traversal) == 2 && c.child == "" {
+		if in, ok := subjectOf(t.Traversal, c.m).(refs.InputVariable); ok {
+			if rv := c.m.Variables[in.Name]; rv != nil && rv.Type.Equals(v.Type) && v.TypeDefaults == nil {
 				return true
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tofucue/tofucue/refs"
 )
 
 // logical converts a || b and a && b (e), whose operands are x and y, or
@@ -117,19 +119,14 @@ func (c *converter) isNumber(e hcl.Expression) bool {
 	case *hclsyntax.LiteralValueExpr:
 		return e.Val.Type() == cty.Number && !e.Val.IsNull()
 	case *hclsyntax.ScopeTraversalExpr:
-		t := e.Traversal
-		if len(t) != 2 {
+		if len(e.Traversal) != 2 {
 			return false
 		}
-		a, ok := t[1].(hcl.TraverseAttr)
-		if !ok {
-			return false
-		}
-		switch t.RootName() {
-		case "count":
-			return a.Name == "index"
-		case "local":
-			l := c.m.Locals[a.Name]
+		switch s := subjectOf(e.Traversal, c.m).(type) {
+		case refs.CountAttr:
+			return s.Name == "index"
+		case refs.LocalValue:
+			l := c.m.Locals[s.Name]
 			if l == nil {
 				return false
 			}

@@ -103,12 +103,21 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 	// count and each are bound in scope inside the instances of a
 	// declaration that sets count or for_each (see instances), and are
 	// found above; reaching here means the block sets neither.
-	case refs.CountAttr, refs.EachAttr:
-		summary, detail := refs.OutOfContext(s)
-		return c.unconverted(rng, summary, detail), kindUnknown
+	case refs.CountAttr:
+		if s.Name == "index" {
+			summary, detail := refs.OutOfContext(s)
+			return c.unconverted(rng, summary, detail), kindUnknown
+		}
+	case refs.EachAttr:
+		if s.Name == "key" || s.Name == "value" {
+			summary, detail := refs.OutOfContext(s)
+			return c.unconverted(rng, summary, detail), kindUnknown
+		}
 	case refs.PathAttr:
-		c.usesPath = true
-		return c.steps(selector(ident(pathRoot), s.Name), kindString, rest[1:])
+		if s.Name == "module" || s.Name == "root" || s.Name == "cwd" {
+			c.usesPath = true
+			return c.steps(selector(ident(pathRoot), s.Name), kindString, rest[1:])
+		}
 	case refs.TerraformAttr:
 		if s.Name == "workspace" {
 			c.usesWorkspace = true
