@@ -946,14 +946,18 @@ func (c *converter) wholeValues(t hcl.Traversal) []hcl.Traversal {
 	if _, bound := c.facts(root); bound {
 		return nil
 	}
-	if _, local := subjectOf(t, c.m).(refs.LocalValue); local {
+	ref, _ := refs.Parse(t, c.m)
+	if ref == nil {
+		return nil
+	}
+	if _, local := ref.Subject.(refs.LocalValue); local {
 		if len(t) < 3 || !c.localIsTry(t[1]) {
 			return nil
 		}
 		return []hcl.Traversal{t[:2]}
 	}
-	n := namingSteps(t, c.m)
-	if n == 0 {
+	_, n, ok := resourceNamed(ref)
+	if !ok {
 		return nil // var, each, count, self, path, terraform, module
 	}
 	if len(t) > n {

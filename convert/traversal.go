@@ -156,17 +156,6 @@ func subjectOf(t hcl.Traversal, m *config.Module) refs.Subject {
 	return nil
 }
 
-// namingSteps is how many steps of t name the resource it reads (see
-// resourceNamed), 0 where t does not read a resource.
-func namingSteps(t hcl.Traversal, m *config.Module) int {
-	ref, _ := refs.Parse(t, m)
-	if ref == nil {
-		return 0
-	}
-	_, n, _ := resourceNamed(ref)
-	return n
-}
-
 // resourceNamed is the resource that ref reads and how many steps of its
 // traversal name it: 2 for TYPE.NAME, 3 with a data., ephemeral. or
 // resource. prefix; an instance's key after them is a step of its own,
