@@ -21,7 +21,7 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#tryattr & {#args: [[a, b], \"x\", c]}` where each argument but the last reads one attribute, or the same path of two or three (`[\"x\", \"y\"]`), from a variable, local value, each.value or for variable (the wrappers' try(each.value.x, var.defaults.x, c)), known while planning, the values given whole; `[if len(R) > i {R[i].x}, b][0]` in a root module where the argument reads one attribute of one instance of a resource or data source whose count is known while planning; `tofu.#try & {#args: [*a | 'error', b]}` of up to six where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is made a value of which nothing is known (`a | {#unknown: true}`, neither by default: OpenTofu's try of it is wholly unknown, and so is an attribute read from it); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#tryattr & {#args: [[a, b], \"x\", c]}` where each argument but the last reads one attribute, or the same path of two or three (`[\"x\", \"y\"]`), from a variable, local value, each.value or for variable (the wrappers' try(each.value.x, var.defaults.x, c)), known while planning, the values given whole; `[if len(R) > i {R[i].x}, b][0]` in a root module where the argument reads one attribute of one instance of a resource or data source whose count is known while planning; `tofu.#try & {#args: [*a | 'error', b]}` of up to six in a root module where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is made a value of which nothing is known (`a | {#unknown: true}`, neither by default: OpenTofu's try of it is wholly unknown, and so is an attribute read from it); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
 	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; where x computes with a reference that is a string, number, bool or list not known yet, `[if R {bool}, C][0]`, not known either, as in OpenTofu (try's test of the references); a value computed from one not known yet of another kind by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
@@ -87,7 +87,7 @@ var coreFuncs = map[string]function{
 		}
 		return cl.c.libList("merge", cl.argList())
 	}},
-	"coalesce": {how: byExpr, note: "`tofu.#coalesce & {#args: [a, b]}` in a root module where every argument is a string, number or bool known while planning; otherwise `[for x in [a] if x != null && x != \"\" {x}, [for x in [b] if ... {x}][0]][0]`: the first argument neither null nor \"\" decides, whatever follows", conv: func(cl *call) ast.Expr {
+	"coalesce": {how: byExpr, note: "`tofu.#coalesce & {#args: [a, b]}` where every argument is a string, number or bool known while planning; otherwise `[for x in [a] if x != null && x != \"\" {x}, [for x in [b] if ... {x}][0]][0]`: the first argument neither null nor \"\" decides, whatever follows", conv: func(cl *call) ast.Expr {
 		if len(cl.args) == 0 {
 			return cl.fail("coalesce takes at least one argument.")
 		}
@@ -114,9 +114,10 @@ var coreFuncs = map[string]function{
 			return flat()
 		}
 		scalars := !slices.ContainsFunc(cl.kinds, func(k kind) bool { return !k.isScalar() && k != kindNull })
-		if !cl.c.a.called && scalars && !slices.ContainsFunc(cl.src, cl.c.mayBeUnknown) {
+		if scalars && !slices.ContainsFunc(cl.src, cl.c.mayBeUnknown) {
 			// Every argument a string, number or bool known while
-			// planning, in a root module: the library's, which reads as
+			// planning (in a called module, with its known variables,
+			// see knownVariables): the library's, which reads as
 			// the HCL does, with the literal nulls and "" left out and
 			// nothing after an argument that decides; that argument
 			// alone where it is the first. Not of a list or object,
@@ -279,8 +280,10 @@ func convTry(cl *call) ast.Expr {
 	}
 	reads, path := cl.attrReads()
 	// byAttr: every argument but the last reads one path from a value
-	// known while planning that is always there (#tryattr).
-	byAttr := !anyUnknown && len(tested) == last && !cl.c.a.called && reads != nil
+	// known while planning that is always there (#tryattr), in a called
+	// module too: the values are given whole, so no element of #args
+	// holds a disjunct that CUE could drop (see #try's case below).
+	byAttr := !anyUnknown && len(tested) == last && reads != nil
 	switch {
 	case len(tested) == 0:
 		return x
@@ -327,7 +330,8 @@ func convTry(cl *call) ast.Expr {
 		// too: its arguments are known where every call passes known
 		// values (knownVariables), and through the library the same
 		// output took its fallback again, with the rules' id, status
-		// and filter tried in #args.
+		// and filter tried in #args (#tryattr, which is given the
+		// values whole, keeps that output's equality).
 		args := make([]ast.Expr, 0, len(tested)+1)
 		for _, i := range tested {
 			args = append(args, xOrError(cl.args[i]))

@@ -161,3 +161,50 @@ func TestReferencesNotConverted(t *testing.T) {
 		t.Run(tc.src, func(t *testing.T) { checkNotConverted(t, tc.src, tc.want) })
 	}
 }
+
+// TestCalledKnownForms checks that a called module's template takes the
+// root module's forms for values its calls all give known while
+// planning: coalesce of scalars is the library's #coalesce and a try of
+// an attribute of a variable #tryattr; where a call passes a resource's
+// attribute, they stay tested one argument at a time.
+func TestCalledKnownForms(t *testing.T) {
+	module := "variable \"name\" {\n  type = string\n  default = null\n}\nvariable \"settings\" {\n  type = any\n}\n" +
+		"output \"name\" {\n  value = coalesce(var.name, \"d\")\n}\noutput \"port\" {\n  value = try(var.settings.port, null)\n}\n"
+	for _, c := range []struct {
+		name, args string
+		want, not  []string
+	}{
+		{"known", "  name = \"n\"\n  settings = {port = 8080}\n",
+			[]string{`(tofu.#coalesce & {#args: [_arg.name, "d"]}).out`, `(tofu.#tryattr & {#args: [[_arg.settings], "port", null]}).out`},
+			[]string{`'error'`}},
+		{"unknown", "  name = terraform_data.d.output\n  settings = terraform_data.d.output\n",
+			[]string{`'error'`},
+			[]string{`#coalesce`, `#tryattr`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, _ := convertSource(t, map[string]string{
+				"main.tf":   "resource \"terraform_data\" \"d\" {\n  input = \"x\"\n}\nmodule \"m\" {\n  source = \"./m\"\n" + c.args + "}\n",
+				"m/main.tf": module,
+			})
+			if r.Diagnostics.HasErrors() {
+				t.Fatalf("not converted: %s", r.Diagnostics.Error())
+			}
+			var template string
+			for _, f := range r.Files {
+				if strings.HasPrefix(f.Name, "module_") {
+					template += string(f.Source)
+				}
+			}
+			for _, want := range c.want {
+				if !strings.Contains(template, want) {
+					t.Errorf("the template lacks %q:\n%s", want, template)
+				}
+			}
+			for _, not := range c.not {
+				if strings.Contains(template, not) {
+					t.Errorf("the template has %q:\n%s", not, template)
+				}
+			}
+		})
+	}
+}
