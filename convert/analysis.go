@@ -31,6 +31,9 @@ type analysis struct {
 	// leaves out or passes a value known while planning (see
 	// knownVariables).
 	knownVars map[string]bool
+	// pureVars are the variables of a called module that every call
+	// leaves out or passes a pure value (see pureVar).
+	pureVars map[string]bool
 	// callOutputs are, by module call, the outputs of the module it
 	// calls whose values are known while planning (see knownVariables).
 	callOutputs map[string]map[string]bool
@@ -39,6 +42,8 @@ type analysis struct {
 	localTypes map[string]cty.Type
 	// localsRefined caches refinedNotNull of locals.
 	localsRefined map[string]bool
+	// localsPure caches pureLocal.
+	localsPure map[string]bool
 	// localsUnknown caches localMayBeUnknown.
 	localsUnknown map[string]bool
 	// argumentsKnown caches configuredKnown, by TYPE.NAME.ATTR.
@@ -64,12 +69,13 @@ func newAnalysis(m *config.Module, called bool) *analysis {
 }
 
 // knowing sets, in both views, the variables a called module's callers
-// all give values known while planning, and the outputs known then of
-// the modules its calls call (see knownVariables).
-func (a *analysis) knowing(vars map[string]bool, callOutputs map[string]map[string]bool) {
+// all give values known while planning and those they all give pure
+// values, and the outputs known then of the modules its calls call (see
+// knownVariables).
+func (a *analysis) knowing(vars, pure map[string]bool, callOutputs map[string]map[string]bool) {
 	for _, v := range []*analysis{a, a.planning} {
 		if v != nil {
-			v.knownVars, v.callOutputs = vars, callOutputs
+			v.knownVars, v.pureVars, v.callOutputs = vars, pure, callOutputs
 		}
 	}
 }
@@ -81,6 +87,7 @@ func newView(m *config.Module, called bool) *analysis {
 		localKinds:     map[string]kind{},
 		localTypes:     map[string]cty.Type{},
 		localsRefined:  map[string]bool{},
+		localsPure:     map[string]bool{},
 		localsUnknown:  map[string]bool{},
 		argumentsKnown: map[string]bool{},
 		dataRead:       map[string]bool{},
@@ -105,6 +112,8 @@ type nameFacts struct {
 	// known is set where the value bound is known while planning (see
 	// mayBeUnknown); each.key is known even where each.value is not.
 	known bool
+	// pure is set where the value bound is pure (see pureIn).
+	pure bool
 }
 
 // noNames is the scope of a module's top level, where a local value or a

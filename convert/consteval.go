@@ -412,19 +412,14 @@ func (c *converter) runtimeValues(e hcl.Expression, limit int) []string {
 	return names
 }
 
-// pure is whether e, in a root module, depends on nothing but the
-// module's input variables, path and terraform values and count.index,
-// following local values to their definitions and the names a block or
-// expression binds to the collections they range over (as
-// runtimeValues does): values the engine sets before it evaluates
-// anything, never a field that is not there yet (a resource's, data
-// source's or module's value is, while the engine has not given its
-// shape), so that e is complete in every evaluation but where it is a
-// type, as a function's result not known while planning is. A called
-// module's values are its callers' arguments, which may be any of
-// those: none is pure. A local value's answer is kept (pureLocals).
+// pure is whether e depends on nothing but pure values (see pureVar):
+// a root module's inputs, a called module's variables that every call
+// leaves out or passes a pure value, path and terraform values and
+// count.index, following local values to their definitions and the
+// names a block or expression binds to the collections they range over
+// (as runtimeValues does).
 func (c *converter) pure(e hcl.Expression) bool {
-	return !c.a.called && c.pureIn(e, map[hcl.Expression]bool{})
+	return c.pureIn(e, map[hcl.Expression]bool{})
 }
 
 // pureIn is pure of e, with walked the collections of bound names
@@ -452,34 +447,11 @@ func (c *converter) pureIn(e hcl.Expression, walked map[hcl.Expression]bool) boo
 			}
 			continue
 		}
-		switch s := subjectOf(t, c.m).(type) {
-		case refs.InputVariable, refs.PathAttr, refs.TerraformAttr:
-		case refs.LocalValue:
-			if !c.pureLocal(s.Name) {
-				return false
-			}
-		default:
-			// A resource, data source, module output or self.
+		if !c.a.pureRef(t) {
 			return false
 		}
 	}
 	return true
-}
-
-// pureLocal is pure of local value name's definition, worked out once
-// per module (false while it is being worked out: a cycle is not pure).
-func (c *converter) pureLocal(name string) bool {
-	if p, ok := c.pureLocals[name]; ok {
-		return p
-	}
-	l := c.m.Locals[name]
-	if l == nil {
-		return false
-	}
-	c.pureLocals[name] = false
-	p := c.pureIn(l.Expr, map[hcl.Expression]bool{})
-	c.pureLocals[name] = p
-	return p
 }
 
 // rootAttr is t's root name and the attribute its second step names ("" for

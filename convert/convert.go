@@ -131,10 +131,6 @@ type converter struct {
 	// results are pure, which the writer may write as a struct that
 	// embeds them (see embedConditionals).
 	embeddable map[*ast.IndexExpr]bool
-	// pureLocals are the local values pure has looked at, and whether
-	// each is pure.
-	pureLocals map[string]bool
-
 	// consts evaluate expressions when converting (see constValue).
 	consts [2]*constEnv
 	// templates are the template files being converted, innermost last.
@@ -238,7 +234,6 @@ func newConverter(m *config.Module, opts Options, fam *family, child string) *co
 		a:              newAnalysis(m, child != ""),
 		knownConds:     map[*ast.IndexExpr]bool{},
 		embeddable:     map[*ast.IndexExpr]bool{},
-		pureLocals:     map[string]bool{},
 	}
 	if fam != nil {
 		c.a.knowing(fam.known.of(m))

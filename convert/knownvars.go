@@ -31,11 +31,15 @@ import (
 
 // knownFacts are what knownVariables works out for a tree: by module
 // directory, the variables known while planning in every instance of the
-// module (vars), and the outputs whose values are known then wherever
-// those are (outputs).
+// module (vars), those pure in every instance (pure, see pureVar), and
+// the outputs whose values are known then wherever those are (outputs).
 type knownFacts struct {
-	tree          *config.Tree
-	vars, outputs map[string]map[string]bool
+	tree                *config.Tree
+	vars, pure, outputs map[string]map[string]bool
+}
+
+func newKnownFacts(tree *config.Tree) *knownFacts {
+	return &knownFacts{tree: tree, vars: map[string]map[string]bool{}, pure: map[string]map[string]bool{}, outputs: map[string]map[string]bool{}}
 }
 
 // knownVariables works out, for each module the tree calls, by its
@@ -56,8 +60,11 @@ type knownFacts struct {
 // the analysis says so of the values it reads. A call whose
 // arguments are not written as native syntax (a JSON module, an escaping
 // "_" block merged in) makes each of its module's variables not known.
+// Pure variables are worked out the same way, in the same rounds: every
+// variable pure at first, and taken away where a call passes a value
+// that is not pure with what the calling module's round takes as pure.
 func knownVariables(tree *config.Tree) *knownFacts {
-	k := &knownFacts{tree: tree, vars: map[string]map[string]bool{}, outputs: map[string]map[string]bool{}}
+	k := newKnownFacts(tree)
 	if tree == nil || tree.Root == nil {
 		return k
 	}
@@ -65,6 +72,7 @@ func knownVariables(tree *config.Tree) *knownFacts {
 	for _, dir := range dirs {
 		if m := tree.Modules[dir]; m != nil {
 			k.vars[filepath.Clean(m.Dir)] = setOf(maps.Keys(m.Variables))
+			k.pure[filepath.Clean(m.Dir)] = setOf(maps.Keys(m.Variables))
 			k.outputs[filepath.Clean(m.Dir)] = setOf(maps.Keys(m.Outputs))
 		}
 	}
@@ -73,7 +81,7 @@ func knownVariables(tree *config.Tree) *knownFacts {
 			// Not settled: nothing is taken as known.
 			return &knownFacts{tree: tree}
 		}
-		next := &knownFacts{tree: tree, vars: map[string]map[string]bool{}, outputs: map[string]map[string]bool{}}
+		next := newKnownFacts(tree)
 		called := map[string]bool{}
 		for _, dir := range dirs {
 			m := tree.Modules[dir]
@@ -81,7 +89,7 @@ func knownVariables(tree *config.Tree) *knownFacts {
 				continue
 			}
 			a := newView(m, m != tree.Root)
-			a.knownVars, a.callOutputs = k.of(m)
+			a.knownVars, a.pureVars, a.callOutputs = k.of(m)
 			for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 				mc := m.ModuleCalls[name]
 				child := tree.Child(mc)
@@ -89,17 +97,14 @@ func knownVariables(tree *config.Tree) *knownFacts {
 					continue
 				}
 				key := filepath.Clean(child.Module.Dir)
-				passed := a.knownArguments(mc, child.Module)
+				passed, pure := a.knownArguments(mc, child.Module), a.pureArguments(mc, child.Module)
 				if !called[key] {
 					called[key] = true
-					next.vars[key] = passed
+					next.vars[key], next.pure[key] = passed, pure
 					continue
 				}
-				for v := range next.vars[key] {
-					if !passed[v] {
-						delete(next.vars[key], v)
-					}
-				}
+				maps.DeleteFunc(next.vars[key], func(v string, _ bool) bool { return !passed[v] })
+				maps.DeleteFunc(next.pure[key], func(v string, _ bool) bool { return !pure[v] })
 			}
 			outs := map[string]bool{}
 			for name, o := range m.Outputs {
@@ -109,7 +114,7 @@ func knownVariables(tree *config.Tree) *knownFacts {
 			}
 			next.outputs[filepath.Clean(m.Dir)] = outs
 		}
-		if sameKnown(k.vars, next.vars) && sameKnown(k.outputs, next.outputs) {
+		if sameKnown(k.vars, next.vars) && sameKnown(k.pure, next.pure) && sameKnown(k.outputs, next.outputs) {
 			break
 		}
 		k = next
@@ -130,11 +135,11 @@ func setOf(keys func(func(string) bool)) map[string]bool {
 }
 
 // of is what the analysis of m takes as known: its variables known in
-// every instance, and by call, the outputs known of the module each of
-// its calls calls.
-func (k *knownFacts) of(m *config.Module) (vars map[string]bool, callOutputs map[string]map[string]bool) {
+// every instance, those pure in every instance, and by call, the outputs
+// known of the module each of its calls calls.
+func (k *knownFacts) of(m *config.Module) (vars, pure map[string]bool, callOutputs map[string]map[string]bool) {
 	if k == nil || k.tree == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	callOutputs = map[string]map[string]bool{}
 	for name, mc := range m.ModuleCalls {
@@ -142,7 +147,7 @@ func (k *knownFacts) of(m *config.Module) (vars map[string]bool, callOutputs map
 			callOutputs[name] = k.outputs[filepath.Clean(child.Module.Dir)]
 		}
 	}
-	return k.vars[filepath.Clean(m.Dir)], callOutputs
+	return k.vars[filepath.Clean(m.Dir)], k.pure[filepath.Clean(m.Dir)], callOutputs
 }
 
 // knownArguments is the set of child's variables that call mc gives a
@@ -170,11 +175,11 @@ func sameKnown(a, b map[string]map[string]bool) bool {
 }
 
 // key is the part of m's template's cache key that the tree decides: its
-// known variables, and the known outputs of the modules it calls, sorted
-// and joined.
+// known and pure variables, and the known outputs of the modules it
+// calls, sorted and joined.
 func (k *knownFacts) key(m *config.Module) string {
-	vars, calls := k.of(m)
-	parts := []string{strings.Join(slices.Sorted(maps.Keys(vars)), ",")}
+	vars, pure, calls := k.of(m)
+	parts := []string{strings.Join(slices.Sorted(maps.Keys(vars)), ","), strings.Join(slices.Sorted(maps.Keys(pure)), ",")}
 	for _, name := range slices.Sorted(maps.Keys(calls)) {
 		parts = append(parts, name+":"+strings.Join(slices.Sorted(maps.Keys(calls[name])), ","))
 	}

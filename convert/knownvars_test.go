@@ -87,7 +87,9 @@ variable "from_local" {}
 	known := knownVariables(tree)
 	for _, c := range []struct {
 		module, variable string
-		want             bool
+		// Here every value known is pure too: literals, root inputs,
+		// count.index, each.value of a for_each of constants.
+		want bool
 	}{
 		{"a", "literal", true},
 		// each.value of module d's for_each, which is not known.
@@ -102,6 +104,9 @@ variable "from_local" {}
 		got := known.vars[filepath.Join(dir, c.module)][c.variable]
 		if got != c.want {
 			t.Errorf("%s's variable %s known: got %v, want %v (all: %v)", c.module, c.variable, got, c.want, known)
+		}
+		if got := known.pure[filepath.Join(dir, c.module)][c.variable]; got != c.want {
+			t.Errorf("%s's variable %s pure: got %v, want %v (all: %v)", c.module, c.variable, got, c.want, known.pure)
 		}
 	}
 	if root := known.vars[filepath.Clean(dir)]; len(root) != 0 {
@@ -188,6 +193,21 @@ module "fromd" {
 	if !known.outputs[filepath.Join(dir, "link")]["out"] {
 		t.Errorf("link's output out is not known: %v", known.outputs)
 	}
+	// A module's output is known while planning, but it is not pure: a
+	// field of the call's instance, not there before the engine
+	// evaluates it.
+	for _, c := range []struct {
+		module string
+		want   bool
+	}{
+		{"link", false},
+		{"sink", false},
+		{"other", false},
+	} {
+		if got := known.pure[filepath.Join(dir, c.module)]["in"]; got != c.want {
+			t.Errorf("%s's variable in pure: got %v, want %v", c.module, got, c.want)
+		}
+	}
 }
 
 // TestKnownVariablesForms checks the writer's use of them: a conditional
@@ -234,6 +254,63 @@ output "o" {
 		}
 	}
 	for _, want := range []string{"if _arg.left_out == null {\n\t\t\t\ta: [\"d\"]", "b: [if"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("template lacks %q:\n%s", want, src)
+		}
+	}
+}
+
+// TestPureVariablesForms checks the writer's use of pure variables in a
+// called module's template: a conditional inside a value, on a variable
+// every call leaves out, is the struct that embeds its two results
+// (embedConditionals); one on a variable a call passes another module's
+// output, known while planning but not pure, keeps its selection.
+func TestPureVariablesForms(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{
+		"main.tf": `
+module "k" {
+  source = "./k"
+}
+module "m" {
+  source = "./m"
+  known  = module.k.out
+}
+`,
+		"k/main.tf": "output \"out\" {\n  value = \"k\"\n}\n",
+		"m/main.tf": `
+variable "known" {
+  type    = string
+  default = null
+}
+variable "left_out" {
+  type    = string
+  default = null
+}
+output "o" {
+  value = {
+    a = upper(var.left_out == null ? "d" : var.left_out)
+    b = upper(var.known == null ? "d" : var.known)
+  }
+}
+`,
+	})
+	tree, diags := config.LoadTree(dir, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	known := knownVariables(tree)
+	m := filepath.Join(dir, "m")
+	if !known.vars[m]["known"] || known.pure[m]["known"] || !known.pure[m]["left_out"] {
+		t.Fatalf("m's variables: known %v, pure %v", known.vars[m], known.pure[m])
+	}
+	r := Tree(tree, Options{})
+	var src string
+	for _, f := range r.Files {
+		if f.Template && strings.Contains(string(f.Source), "left_out") {
+			src = string(f.Source)
+		}
+	}
+	for _, want := range []string{`a: strings.ToUpper({if _arg.left_out == null {"d"}`, `b: strings.ToUpper([if _arg.known == null {"d"}`} {
 		if !strings.Contains(src, want) {
 			t.Errorf("template lacks %q:\n%s", want, src)
 		}
