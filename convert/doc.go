@@ -63,12 +63,12 @@
 // # Instances
 //
 // count and for_each give a multi-instance declaration, marked [*]: a list
-// for count and a struct keyed by instance key for for_each. count.index
-// is a let binding inside each instance, and each.key and each.value are
-// the comprehension's own variables (a let each = {key: k, value: v} is
-// written only where each is read otherwise):
+// for count and a struct keyed by instance key for for_each. count.index,
+// each.key and each.value are the comprehension's own variables (a let
+// each = {key: k, value: v} is written only where each is read
+// otherwise):
 //
-//	[for i in list.Range(0, N, 1) {let count = {index: i}, ...}]
+//	[for i in list.Range(0, N, 1) {name: "web-\(i)"}]
 //	{{}, for k, v in X {(k): {cidr_block: v.cidr, name: k}}}
 //
 // The {} beside a for comprehension that builds a struct (for_each, a for
@@ -76,7 +76,8 @@
 // cuelang.org/go v0.17.1: without it, such a struct built from an empty
 // collection reads as _ rather than {} when it reaches a library call.
 //
-// count = COND ? 1 : 0, nearly every count in practice, is [if COND {...}].
+// count = COND ? 1 : 0, nearly every count in practice, is [if COND {...}],
+// where count.index is 0.
 // lifecycle { enabled = COND } wraps the declaration in if COND {...}.
 // Meta-arguments that are not structure (provider, depends_on, lifecycle
 // settings, sensitive, ephemeral, nullable, a module's source, version and

@@ -92,21 +92,22 @@ func wrapIf(d *ast.Field, cond ast.Expr) ast.Decl {
 // instances builds the value of a declaration that may have count,
 // for_each or lifecycle { enabled }: the single instance's value, a list
 // (count) or a struct keyed by instance key (for_each). Inside an
-// instance, count.index is a let binding, and each.key and each.value are
-// the comprehension's variables (inlineEach):
+// instance, count.index is the comprehension's variable, and each.key
+// and each.value are its variables too (inlineLet):
 //
-//	[for i in list.Range(0, N, 1) {let count = {index: i}, ...}]
+//	[for i in list.Range(0, N, 1) {name: "web-\(i)"}]
 //	{for k, v in X {(k): {cidr_block: v.cidr, name: k}}}
 //
 // count = COND ? 1 : 0, the idiom of nearly every count in practice, is
-// [if COND {...}]. enabled is returned as a condition for the caller.
+// [if COND {...}], where count.index is 0. enabled is returned as a
+// condition for the caller.
 func (c *converter) instances(count, forEach, enabled hcl.Expression, body func() ast.Expr) (value ast.Expr, multi bool, cond ast.Expr) {
 	switch {
 	case count != nil:
 		countName := c.letName("count")
 		if cnd, ok := c.zeroOrOne(count); ok {
 			c.push(map[string]binding{"count": {cue: countName, nameFacts: nameFacts{known: true}}})
-			inst := body()
+			inst := inlineLet(body(), countName, map[string]func() ast.Expr{"index": func() ast.Expr { return intLit(0) }})
 			c.pop()
 			inst = withLet(inst, countName, &ast.StructLit{Elts: []ast.Decl{field(ident("index"), intLit(0))}})
 			return list(&ast.Comprehension{Clauses: []ast.Clause{&ast.IfClause{Condition: cnd}}, Value: asStruct(inst)}), true, nil
@@ -114,8 +115,9 @@ func (c *converter) instances(count, forEach, enabled hcl.Expression, body func(
 		n, _ := c.expr(count)
 		i := c.fresh("i")
 		c.push(map[string]binding{"count": {cue: countName, nameFacts: nameFacts{known: true}}, "": {cue: i}})
-		inst := body()
+		inst := inlineLet(body(), countName, map[string]func() ast.Expr{"index": func() ast.Expr { return ident(i) }})
 		c.pop()
+		// Left only where count is read otherwise (withLet).
 		inst = withLet(inst, countName, &ast.StructLit{Elts: []ast.Decl{field(ident("index"), ident(i))}})
 		return list(&ast.Comprehension{
 			Clauses: []ast.Clause{&ast.ForClause{Value: ident(i), Source: c.std("list", "Range", intLit(0), n, intLit(1))}},
@@ -202,26 +204,29 @@ func withLet(inst ast.Expr, name string, value ast.Expr) ast.Expr {
 // shadows k or v: they are bound while it is converted (fresh).
 func inlineEach(inst ast.Expr, each string, key ast.Expr, v string) ast.Expr {
 	keyName := identName(key)
-	// The name each.key or each.value stands for, "" for another node.
-	inlined := func(n ast.Node) string {
+	return inlineLet(inst, each, map[string]func() ast.Expr{
+		"key":   func() ast.Expr { return ident(keyName) },
+		"value": func() ast.Expr { return ident(v) },
+	})
+}
+
+// inlineLet writes each NAME.F in inst, where F is a field of fields,
+// as what fields gives for F: the value NAME would be bound to by a let,
+// written where it is read.
+func inlineLet(inst ast.Expr, name string, fields map[string]func() ast.Expr) ast.Expr {
+	inlined := func(n ast.Node) func() ast.Expr {
 		sel, ok := n.(*ast.SelectorExpr)
 		if !ok {
-			return ""
+			return nil
 		}
-		if x, ok := sel.X.(*ast.Ident); !ok || x.Name != each {
-			return ""
+		if x, ok := sel.X.(*ast.Ident); !ok || x.Name != name {
+			return nil
 		}
-		switch identName(sel.Sel) {
-		case "key":
-			return keyName
-		case "value":
-			return v
-		}
-		return ""
+		return fields[identName(sel.Sel)]
 	}
 	return replaceNodes(inst,
-		func(n ast.Node) bool { return inlined(n) != "" },
-		func(n ast.Node) ast.Node { return ident(inlined(n)) }).(ast.Expr)
+		func(n ast.Node) bool { return inlined(n) != nil },
+		func(n ast.Node) ast.Node { return inlined(n)() }).(ast.Expr)
 }
 
 // refersTo reports whether the identifier name occurs in n.
