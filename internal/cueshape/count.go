@@ -19,8 +19,9 @@ type Counts struct {
 	// Tokens is the number of tokens a person types: see Count.
 	Tokens int `json:"tokens"`
 	// The machine constructs: Bottom the _|_ tokens, Error the string
-	// literals written exactly 'error', Index0 the indexes by 0 right
-	// after a closing bracket (] [ 0 ]).
+	// literals written exactly 'error', Index0 the indexes by 0 of a
+	// list literal ([...][0], a selection), not of an index expression
+	// (x[i][0], what a person writes for HCL's x[i][0]).
 	Bottom int `json:"bottom"`
 	Error  int `json:"error"`
 	Index0 int `json:"index0"`
@@ -38,10 +39,27 @@ func (c *Counts) Add(o Counts) {
 	c.Index0 += o.Index0
 }
 
-// lexeme is a token Count keeps: its kind and, for literals, its text.
+// lexeme is a token Count keeps: its kind and, for literals, its text;
+// list is set on a closing bracket that ends a list literal, rather than
+// an index or a slice.
 type lexeme struct {
-	tok token.Token
-	lit string
+	tok  token.Token
+	lit  string
+	list bool
+}
+
+// indexes reports whether a [ after prev opens an index or a slice of
+// the operand prev ends (an identifier, a literal, or a closing
+// bracket, parenthesis or brace), not a list literal. A string's
+// segment that opens an interpolation (it ends in \( ) ends no operand.
+func indexes(prev lexeme) bool {
+	switch prev.tok {
+	case token.STRING:
+		return !strings.HasSuffix(prev.lit, "(")
+	case token.IDENT, token.INT, token.FLOAT, token.RBRACK, token.RPAREN, token.RBRACE:
+		return true
+	}
+	return false
 }
 
 // Count counts the CUE source src (a file named name, for errors) with
@@ -64,6 +82,7 @@ func Count(name string, src []byte) (c Counts, template bool, err error) {
 	s.Init(token.NewFile(name, -1, len(src)), src, handler, 0)
 
 	var lexs []lexeme
+	var lists []bool // for each open bracket, whether it opens a list literal
 	depth := 0       // open parentheses, those of interpolations included
 	var interp []int // for each open interpolation, depth inside its \(
 	openInterp := false
@@ -76,7 +95,7 @@ func Count(name string, src []byte) (c Counts, template bool, err error) {
 		case tok == token.COMMA && lit == "\n":
 			continue // inserted at the end of a line
 		case tok == token.INTERPOLATION:
-			lexs = append(lexs, lexeme{token.STRING, lit})
+			lexs = append(lexs, lexeme{tok: token.STRING, lit: lit})
 			openInterp = true // the scanner returns the ( of \( next
 			continue
 		case tok == token.LPAREN:
@@ -92,13 +111,22 @@ func Count(name string, src []byte) (c Counts, template bool, err error) {
 				depth--
 				interp = interp[:n-1]
 				seg := s.ResumeInterpolation()
-				lexs = append(lexs, lexeme{token.STRING, seg})
+				lexs = append(lexs, lexeme{tok: token.STRING, lit: seg})
 				openInterp = strings.HasSuffix(seg, "(")
 				continue
 			}
 			depth--
+		case tok == token.LBRACK:
+			lists = append(lists, len(lexs) == 0 || !indexes(lexs[len(lexs)-1]))
+		case tok == token.RBRACK:
+			list := false
+			if n := len(lists); n > 0 {
+				list, lists = lists[n-1], lists[:n-1]
+			}
+			lexs = append(lexs, lexeme{tok: tok, lit: lit, list: list})
+			continue
 		}
-		lexs = append(lexs, lexeme{tok, lit})
+		lexs = append(lexs, lexeme{tok: tok, lit: lit})
 	}
 	if len(errs) > 0 {
 		return Counts{}, false, fmt.Errorf("%s", strings.Join(errs, "\n"))
@@ -114,7 +142,7 @@ func Count(name string, src []byte) (c Counts, template bool, err error) {
 			c.Error++
 		case l.tok == token.RBRACK && i >= 3 &&
 			lexs[i-1].tok == token.INT && lexs[i-1].lit == "0" &&
-			lexs[i-2].tok == token.LBRACK && lexs[i-3].tok == token.RBRACK:
+			lexs[i-2].tok == token.LBRACK && lexs[i-3].tok == token.RBRACK && lexs[i-3].list:
 			c.Index0++
 		}
 	}

@@ -55,9 +55,14 @@ func TestCount(t *testing.T) {
 			want: Counts{Lines: 2, Tokens: 14},
 		},
 		{
-			name: "index by 0 after a bracket",
-			src:  "a: [b][0]\nc: [if d {1}][0]\ne: x[1][0]\n",
-			want: Counts{Lines: 3, Tokens: 29, Index0: 3},
+			name: "index by 0 of a list literal",
+			src:  "a: [b][0]\nc: [if d {1}][0]\ne: [[b][0]][0]\nf: {x: [[1], 2][0]}\n",
+			want: Counts{Lines: 4, Tokens: 49, Index0: 5},
+		},
+		{
+			name: "index by 0 of an index, a slice or a string",
+			src:  "a: x[1][0]\nb: x[k][0][0]\nc: x[1:2][0]\nd: {a: [1]}[\"a\"][0]\n",
+			want: Counts{Lines: 4, Tokens: 47},
 		},
 		{
 			name: "other indexes after a bracket",
