@@ -34,6 +34,10 @@ type analysis struct {
 	// pureVars are the variables of a called module that every call
 	// leaves out or passes a pure value (see pureVar).
 	pureVars map[string]bool
+	// varShapes are, for a called module's variables, what every call's
+	// argument tells of its value's shape (see argShape and
+	// knownVariables): where it is never null, a collection, known.
+	varShapes map[string]*argShape
 	// callOutputs are, by module call, the outputs of the module it
 	// calls whose values are known while planning (see knownVariables).
 	callOutputs map[string]map[string]bool
@@ -68,14 +72,13 @@ func newAnalysis(m *config.Module, called bool) *analysis {
 	return a
 }
 
-// knowing sets, in both views, the variables a called module's callers
-// all give values known while planning and those they all give pure
-// values, and the outputs known then of the modules its calls call (see
-// knownVariables).
-func (a *analysis) knowing(vars, pure map[string]bool, callOutputs map[string]map[string]bool) {
+// knowing sets, in both views, what the callers of a called module all
+// give its variables, and the outputs known while planning of the
+// modules its calls call (see knownVariables).
+func (a *analysis) knowing(f moduleFacts) {
 	for _, v := range []*analysis{a, a.planning} {
 		if v != nil {
-			v.knownVars, v.pureVars, v.callOutputs = vars, pure, callOutputs
+			v.knownVars, v.pureVars, v.varShapes, v.callOutputs = f.known, f.pure, f.shapes, f.callOutputs
 		}
 	}
 }

@@ -298,6 +298,9 @@ func (c *converter) binary(e *hclsyntax.BinaryOpExpr) (ast.Expr, kind) {
 			// A value known while planning compares with null as it is.
 			return binary(op, x, y), kindBool
 		}
+		if cmp, ok := c.shapedNullComparison(e, x, xk, y, yk, op == token.NEQ); ok {
+			return cmp, kindBool
+		}
 		if cmp, ok := c.refinedNullComparison(op, e, x, y); ok {
 			return cmp, kindBool
 		}

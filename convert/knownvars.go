@@ -36,10 +36,23 @@ import (
 type knownFacts struct {
 	tree                *config.Tree
 	vars, pure, outputs map[string]map[string]bool
+	// shapes are, by module directory and variable, what every call's
+	// argument tells of the value's shape (meetShapes of shapeOfArg's);
+	// a variable no call passes has a known value, its default.
+	shapes map[string]map[string]*argShape
 }
 
 func newKnownFacts(tree *config.Tree) *knownFacts {
-	return &knownFacts{tree: tree, vars: map[string]map[string]bool{}, pure: map[string]map[string]bool{}, outputs: map[string]map[string]bool{}}
+	return &knownFacts{tree: tree, vars: map[string]map[string]bool{}, pure: map[string]map[string]bool{}, outputs: map[string]map[string]bool{}, shapes: map[string]map[string]*argShape{}}
+}
+
+// moduleFacts are the facts of knownVariables about one module: its
+// variables known, pure, and their shapes, in every instance, and by
+// call, the outputs known of the module each of its calls calls.
+type moduleFacts struct {
+	known, pure map[string]bool
+	shapes      map[string]*argShape
+	callOutputs map[string]map[string]bool
 }
 
 // knownVariables works out, for each module the tree calls, by its
@@ -89,7 +102,7 @@ func knownVariables(tree *config.Tree) *knownFacts {
 				continue
 			}
 			a := newView(m, m != tree.Root)
-			a.knownVars, a.pureVars, a.callOutputs = k.of(m)
+			a.knowing(k.of(m))
 			for _, name := range slices.Sorted(maps.Keys(m.ModuleCalls)) {
 				mc := m.ModuleCalls[name]
 				child := tree.Child(mc)
@@ -97,14 +110,17 @@ func knownVariables(tree *config.Tree) *knownFacts {
 					continue
 				}
 				key := filepath.Clean(child.Module.Dir)
-				passed, pure := a.knownArguments(mc, child.Module), a.pureArguments(mc, child.Module)
+				passed, pure, shapes := a.knownArguments(mc, child.Module), a.pureArguments(mc, child.Module), a.argumentShapes(mc, child.Module)
 				if !called[key] {
 					called[key] = true
-					next.vars[key], next.pure[key] = passed, pure
+					next.vars[key], next.pure[key], next.shapes[key] = passed, pure, shapes
 					continue
 				}
 				maps.DeleteFunc(next.vars[key], func(v string, _ bool) bool { return !passed[v] })
 				maps.DeleteFunc(next.pure[key], func(v string, _ bool) bool { return !pure[v] })
+				for v, s := range next.shapes[key] {
+					next.shapes[key][v] = meetValues(s, shapes[v])
+				}
 			}
 			outs := map[string]bool{}
 			for name, o := range m.Outputs {
@@ -114,10 +130,13 @@ func knownVariables(tree *config.Tree) *knownFacts {
 			}
 			next.outputs[filepath.Clean(m.Dir)] = outs
 		}
-		if sameKnown(k.vars, next.vars) && sameKnown(k.pure, next.pure) && sameKnown(k.outputs, next.outputs) {
+		settled := sameKnown(k.vars, next.vars) && sameKnown(k.pure, next.pure) && sameKnown(k.outputs, next.outputs)
+		// The shapes are those of the round whose facts settled: they
+		// follow from the facts, and take nothing away from them.
+		k = next
+		if settled {
 			break
 		}
-		k = next
 	}
 	return k
 }
@@ -134,20 +153,19 @@ func setOf(keys func(func(string) bool)) map[string]bool {
 	return set
 }
 
-// of is what the analysis of m takes as known: its variables known in
-// every instance, those pure in every instance, and by call, the outputs
-// known of the module each of its calls calls.
-func (k *knownFacts) of(m *config.Module) (vars, pure map[string]bool, callOutputs map[string]map[string]bool) {
+// of is what the analysis of m takes as known (see moduleFacts).
+func (k *knownFacts) of(m *config.Module) moduleFacts {
 	if k == nil || k.tree == nil {
-		return nil, nil, nil
+		return moduleFacts{}
 	}
-	callOutputs = map[string]map[string]bool{}
+	callOutputs := map[string]map[string]bool{}
 	for name, mc := range m.ModuleCalls {
 		if child := k.tree.Child(mc); child != nil && child.Module != nil {
 			callOutputs[name] = k.outputs[filepath.Clean(child.Module.Dir)]
 		}
 	}
-	return k.vars[filepath.Clean(m.Dir)], k.pure[filepath.Clean(m.Dir)], callOutputs
+	dir := filepath.Clean(m.Dir)
+	return moduleFacts{known: k.vars[dir], pure: k.pure[dir], shapes: k.shapes[dir], callOutputs: callOutputs}
 }
 
 // knownArguments is the set of child's variables that call mc gives a
@@ -178,10 +196,13 @@ func sameKnown(a, b map[string]map[string]bool) bool {
 // known and pure variables, and the known outputs of the modules it
 // calls, sorted and joined.
 func (k *knownFacts) key(m *config.Module) string {
-	vars, pure, calls := k.of(m)
-	parts := []string{strings.Join(slices.Sorted(maps.Keys(vars)), ","), strings.Join(slices.Sorted(maps.Keys(pure)), ",")}
-	for _, name := range slices.Sorted(maps.Keys(calls)) {
-		parts = append(parts, name+":"+strings.Join(slices.Sorted(maps.Keys(calls[name])), ","))
+	f := k.of(m)
+	parts := []string{strings.Join(slices.Sorted(maps.Keys(f.known)), ","), strings.Join(slices.Sorted(maps.Keys(f.pure)), ",")}
+	for _, name := range slices.Sorted(maps.Keys(f.shapes)) {
+		parts = append(parts, name+"="+f.shapes[name].key())
+	}
+	for _, name := range slices.Sorted(maps.Keys(f.callOutputs)) {
+		parts = append(parts, name+":"+strings.Join(slices.Sorted(maps.Keys(f.callOutputs[name])), ","))
 	}
 	return strings.Join(parts, ";")
 }

@@ -791,16 +791,21 @@ func (c *converter) objectFields(x ast.Expr, t, from cty.Type, sh *argShape, d *
 // says that it is the literal null, and value the string, number or bool
 // it is where that is known when converting. known
 // says that the value is known while planning (of an attribute whose
-// expression is a literal, in an argument that reads a resource). A nil
-// *argShape tells nothing.
+// expression is a literal, in an argument that reads a resource), and
+// collection that it is a list, tuple, map or object that its expression
+// builds (so never a value not known yet as a whole), settled that it is
+// never a value not known as a whole (known, null, or a collection). A
+// nil *argShape tells nothing.
 type argShape struct {
-	nonNull bool
-	null    bool
-	known   bool
-	value   cty.Value // a string, number or bool known when converting; cty.NilVal otherwise
-	exact   bool
-	elems   *argShape
-	attrs   map[string]*argShape
+	nonNull    bool
+	collection bool
+	settled    bool
+	null       bool
+	known      bool
+	value      cty.Value // a string, number or bool known when converting; cty.NilVal otherwise
+	exact      bool
+	elems      *argShape
+	attrs      map[string]*argShape
 }
 
 func (s *argShape) isNonNull() bool { return s != nil && s.nonNull }
@@ -821,7 +826,7 @@ func (s *argShape) exactAttrs() bool { return s != nil && s.nonNull && s.exact }
 func (s *argShape) notNull() *argShape {
 	n := &argShape{nonNull: true}
 	if s != nil {
-		n.known, n.value, n.exact, n.elems, n.attrs = s.known, s.value, s.exact, s.elems, s.attrs
+		n.known, n.collection, n.settled, n.value, n.exact, n.elems, n.attrs = s.known, s.collection, s.settled, s.value, s.exact, s.elems, s.attrs
 	}
 	return n
 }
@@ -843,8 +848,14 @@ func (s *argShape) attr(n string) *argShape {
 // shapeOfArg is the argShape of e; known says whether an expression is
 // known while planning (the converter's mayBeUnknown).
 func shapeOfArg(e hclsyntax.Expression, known func(hclsyntax.Expression) bool) *argShape {
+	return shapeWith(e, known, meetShapes)
+}
+
+// shapeWith is shapeOfArg, with meet telling what two elements' shapes
+// both tell.
+func shapeWith(e hclsyntax.Expression, known func(hclsyntax.Expression) bool, meet func(a, b *argShape) *argShape) *argShape {
 	if p, ok := e.(*hclsyntax.ParenthesesExpr); ok {
-		return shapeOfArg(p.Expression, known)
+		return shapeWith(p.Expression, known, meet)
 	}
 	s := &argShape{known: known(e)}
 	switch e := e.(type) {
@@ -861,21 +872,22 @@ func shapeOfArg(e hclsyntax.Expression, known func(hclsyntax.Expression) bool) *
 	case *hclsyntax.ForExpr:
 		// Its elements are its value expression's, whose knowledge
 		// depends on the for's variables: they are not taken for known.
-		s.nonNull = true
+		// A for over a value not known yet is not known as a whole.
+		s.nonNull, s.collection = true, known(e.CollExpr)
 		if !e.Group {
-			s.elems = shapeOfArg(e.ValExpr, func(hclsyntax.Expression) bool { return false })
+			s.elems = shapeWith(e.ValExpr, func(hclsyntax.Expression) bool { return false }, meet)
 		}
 	case *hclsyntax.TupleConsExpr:
 		elems := make([]*argShape, len(e.Exprs))
 		for i, x := range e.Exprs {
-			elems[i] = shapeOfArg(x, known)
+			elems[i] = shapeWith(x, known, meet)
 		}
-		s.nonNull, s.elems = true, meetAll(elems)
+		s.nonNull, s.collection, s.elems = true, true, meetAll(elems, meet)
 	case *hclsyntax.ObjectConsExpr:
-		s.nonNull, s.exact, s.attrs = true, true, map[string]*argShape{}
+		s.nonNull, s.collection, s.exact, s.attrs = true, true, true, map[string]*argShape{}
 		elems := make([]*argShape, len(e.Items))
 		for i, it := range e.Items {
-			elems[i] = shapeOfArg(it.ValueExpr, known)
+			elems[i] = shapeWith(it.ValueExpr, known, meet)
 			k, ok := objectKeyName(it.KeyExpr)
 			if _, twice := s.attrs[k]; !ok || twice {
 				s.exact = false
@@ -883,23 +895,24 @@ func shapeOfArg(e hclsyntax.Expression, known func(hclsyntax.Expression) bool) *
 			}
 			s.attrs[k] = elems[i]
 		}
-		s.elems = meetAll(elems)
+		s.elems = meetAll(elems, meet)
 	default:
 		if !s.known {
 			return nil
 		}
 	}
+	s.settled = s.known || s.null || s.collection
 	return s
 }
 
-// meetAll is what all of shapes tell; nil for none.
-func meetAll(shapes []*argShape) *argShape {
+// meetAll is what all of shapes tell, by meet; nil for none.
+func meetAll(shapes []*argShape, meet func(a, b *argShape) *argShape) *argShape {
 	if len(shapes) == 0 {
 		return nil
 	}
 	m := shapes[0]
 	for _, s := range shapes[1:] {
-		m = meetShapes(m, s)
+		m = meet(m, s)
 	}
 	return m
 }
@@ -909,7 +922,7 @@ func meetShapes(a, b *argShape) *argShape {
 	if a == nil || b == nil {
 		return nil
 	}
-	m := &argShape{nonNull: a.nonNull && b.nonNull, null: a.null && b.null, known: a.known && b.known, elems: meetShapes(a.elems, b.elems)}
+	m := &argShape{nonNull: a.nonNull && b.nonNull, collection: a.collection && b.collection, settled: a.settled && b.settled, null: a.null && b.null, known: a.known && b.known, elems: meetShapes(a.elems, b.elems)}
 	if a.value != cty.NilVal && b.value != cty.NilVal && a.value.RawEquals(b.value) {
 		m.value = a.value
 	}

@@ -156,6 +156,9 @@ type binding struct {
 	// over is, for a for expression's variable, the collection it ranges
 	// over: what the name depends on (see runtimeValues).
 	over hcl.Expression
+	// element is set for a for expression's variable that is an element
+	// of over (its value variable, and its key variable over a set).
+	element bool
 }
 
 // lookup finds an OpenTofu name bound in scope.

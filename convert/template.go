@@ -69,7 +69,7 @@ func (c *converter) forExpr(e *hclsyntax.ForExpr) (ast.Expr, kind) {
 			vk = join(vk, c.kindOf(x))
 		}
 	}
-	names[e.ValVar] = binding{cue: valVar, kind: vk, nameFacts: nameFacts{ty: vt, known: known}, over: e.CollExpr}
+	names[e.ValVar] = binding{cue: valVar, kind: vk, nameFacts: nameFacts{ty: vt, known: known}, over: e.CollExpr, element: true}
 	// Over a set, OpenTofu's key is the element itself; CUE's set is a
 	// list, whose key would be the index.
 	set := e.KeyVar != "" && c.isSetExpr(e.CollExpr)

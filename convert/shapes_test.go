@@ -1,0 +1,83 @@
+package convert
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tofucue/tofucue/config"
+	"github.com/tofucue/tofucue/internal/testtree"
+)
+
+// TestShapedNullForms checks the null tests of a called module's
+// variable that one call gives an object built with braces whose
+// attributes read a resource's, and another leaves out: the variable's
+// and an attribute's the object leaves out (known: null) are decided by
+// the shape, and one the object gives a tuple that reads a resource's
+// too (never null, or null where left out) by its length; one that a
+// call gives a resource's value whole keeps the tests of a value not
+// known as a whole (whole).
+func TestShapedNullForms(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "golden", "verify", "module_shaped_null.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	parts := strings.Split(string(src), "\n-- ")
+	for _, p := range parts[1:] {
+		name, body, _ := strings.Cut(p, " --\n")
+		if !strings.HasPrefix(name, "want/") {
+			files[name] = body
+		}
+	}
+	whole := map[string]string{
+		"m/main.tf": files["m/main.tf"],
+		"main.tf": `
+resource "terraform_data" "obj" {
+  input = { pub = { actions = ["publish"] } }
+}
+
+module "given" {
+  source     = "./m"
+  statements = terraform_data.obj.output
+}
+`,
+	}
+	for _, c := range []struct {
+		name      string
+		files     map[string]string
+		want, not []string
+	}{
+		{"shaped", files,
+			[]string{"count: [if len(_var.statements) != _|_ {", "[if s.resources != null {s.resources}", "input: [if len(v.principals) == _|_ {"},
+			[]string{"*(v.principals & (bool", "(*(_var.statements & null) | 0)"}},
+		{"whole", whole,
+			[]string{"(*(_var.statements & null) | 0)", "*(v.principals & (bool"},
+			nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := testtree.Write(t, c.files)
+			tree, diags := config.LoadTree(dir, nil)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			var template string
+			for _, f := range Tree(tree, Options{}).Files {
+				if f.Template {
+					template += string(f.Source)
+				}
+			}
+			for _, w := range c.want {
+				if !strings.Contains(template, w) {
+					t.Errorf("template lacks %q:\n%s", w, template)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(template, n) {
+					t.Errorf("template has %q:\n%s", n, template)
+				}
+			}
+		})
+	}
+}
