@@ -110,7 +110,7 @@ func knownVariables(tree *config.Tree) *knownFacts {
 					continue
 				}
 				key := filepath.Clean(child.Module.Dir)
-				passed, pure, shapes := a.knownArguments(mc, child.Module), a.pureArguments(mc, child.Module), a.argumentShapes(mc, child.Module)
+				passed, pure, shapes := a.argumentFacts(mc, child.Module)
 				if !called[key] {
 					called[key] = true
 					next.vars[key], next.pure[key], next.shapes[key] = passed, pure, shapes
@@ -168,23 +168,38 @@ func (k *knownFacts) of(m *config.Module) moduleFacts {
 	return moduleFacts{known: k.vars[dir], pure: k.pure[dir], shapes: k.shapes[dir], callOutputs: callOutputs}
 }
 
-// knownArguments is the set of child's variables that call mc gives a
-// value known while planning, in a's view of the calling module.
-func (a *analysis) knownArguments(mc *config.ModuleCall, child *config.Module) map[string]bool {
-	out := map[string]bool{}
+// argumentFacts are what call mc gives child's variables, in a's view of
+// the calling module: the variables it gives a value known while
+// planning (known) or a pure one (pure), a variable it leaves out taking
+// its default, which is both; and the shape of each value (shapes, see
+// argShape): its argument's expression's, or a known value's.
+func (a *analysis) argumentFacts(mc *config.ModuleCall, child *config.Module) (known, pure map[string]bool, shapes map[string]*argShape) {
+	known, pure, shapes = map[string]bool{}, map[string]bool{}, map[string]*argShape{}
 	body, ok := mc.Config.(*hclsyntax.Body)
 	if !ok {
-		return out
+		return known, pure, shapes
 	}
-	eachKnown := mc.ForEach == nil || a.knownIn(noNames{}, mc.ForEach)
-	in := within{noNames{}, map[string]nameFacts{"each": {known: eachKnown}}}
+	each := nameFacts{
+		known: mc.ForEach == nil || a.knownIn(noNames{}, mc.ForEach),
+		pure:  mc.ForEach == nil || a.pureIn(noNames{}, mc.ForEach),
+	}
+	in := within{noNames{}, map[string]nameFacts{"each": each}}
+	isKnown := func(e hclsyntax.Expression) bool { return !a.mayBeUnknown(in, e) }
 	for name := range child.Variables {
 		arg := body.Attributes[name]
-		if arg == nil || !a.mayBeUnknown(in, arg.Expr) {
-			out[name] = true
+		if arg == nil {
+			known[name], pure[name], shapes[name] = true, true, knownShape()
+			continue
 		}
+		if isKnown(arg.Expr) {
+			known[name] = true
+		}
+		if a.pureIn(in, arg.Expr) {
+			pure[name] = true
+		}
+		shapes[name] = shapeWith(arg.Expr, isKnown, meetValues)
 	}
-	return out
+	return known, pure, shapes
 }
 
 // sameKnown reports whether two rounds of knownVariables agree.

@@ -2,9 +2,7 @@ package convert
 
 import (
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 
-	"github.com/tofucue/tofucue/config"
 	"github.com/tofucue/tofucue/refs"
 )
 
@@ -80,23 +78,4 @@ func (a *analysis) pureLocal(name string) bool {
 	p := a.pureIn(noNames{}, l.Expr)
 	a.localsPure[name] = p
 	return p
-}
-
-// pureArguments is the set of child's variables that call mc leaves out
-// or passes a pure value, in a's view of the calling module.
-func (a *analysis) pureArguments(mc *config.ModuleCall, child *config.Module) map[string]bool {
-	out := map[string]bool{}
-	body, ok := mc.Config.(*hclsyntax.Body)
-	if !ok {
-		return out
-	}
-	eachPure := mc.ForEach == nil || a.pureIn(noNames{}, mc.ForEach)
-	in := within{noNames{}, map[string]nameFacts{"each": {pure: eachPure}}}
-	for name := range child.Variables {
-		arg := body.Attributes[name]
-		if arg == nil || a.pureIn(in, arg.Expr) {
-			out[name] = true
-		}
-	}
-	return out
 }

@@ -35,33 +35,10 @@ import (
 // length. An attribute that an object built with static keys leaves out
 // is known (null, or its type's default), and so compared as it is.
 // knownVariables works out, for each variable, what every call's
-// argument tells of its shape (argumentShapes, meetValues); the writer
+// argument tells of its shape (argumentFacts, meetValues); the writer
 // reads it for a variable, a path of attributes and elements through it,
 // and a for expression's, dynamic block's or each's element of a
 // collection it knows the shape of (shapeOf).
-
-// argumentShapes are the shapes of the values call mc gives child's
-// variables, in a's view of the calling module: that of its argument's
-// expression, and of a variable it leaves out, a known value (its
-// default).
-func (a *analysis) argumentShapes(mc *config.ModuleCall, child *config.Module) map[string]*argShape {
-	out := map[string]*argShape{}
-	body, ok := mc.Config.(*hclsyntax.Body)
-	if !ok {
-		return out
-	}
-	eachKnown := mc.ForEach == nil || a.knownIn(noNames{}, mc.ForEach)
-	in := within{noNames{}, map[string]nameFacts{"each": {known: eachKnown}}}
-	known := func(e hclsyntax.Expression) bool { return !a.mayBeUnknown(in, e) }
-	for name := range child.Variables {
-		if arg := body.Attributes[name]; arg != nil {
-			out[name] = shapeWith(arg.Expr, known, meetValues)
-		} else {
-			out[name] = knownShape()
-		}
-	}
-	return out
-}
 
 // knownShape is the shape of a value known while planning.
 func knownShape() *argShape { return &argShape{known: true, settled: true} }
