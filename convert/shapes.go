@@ -23,17 +23,25 @@ import (
 // topic_policy_statements an object of statements whose principals read
 // a data source). Such a value is never null, nor not known as a whole,
 // so a test of it against null is decided while planning, as in
-// OpenTofu. CUE cannot compare a struct or list that holds a value not
-// known yet with null, but it takes its length: the test is
-//
-//	len(x) != _|_
-//
-// (== for x == null), where without the shape it is the three clauses of
-// nullTest. The same holds where some calls give such a value and the
+// OpenTofu. The same holds where some calls give such a value and the
 // others a known one, or leave the variable out (its default), if the
-// value is a list, map or object by its type: then it is null or has a
-// length. An attribute that an object built with static keys leaves out
-// is known (null, or its type's default), and so compared as it is.
+// value is a list, map or object by its type; and an attribute that an
+// object built with static keys leaves out is known (null, or its type's
+// default), so compared with null as it is.
+//
+// CUE cannot compare a struct or list that holds a value not known yet
+// with null, but it unifies it with null, an error for any value but
+// null, whose default 0 is not null:
+//
+//	(*(x & null) | 0) != null
+//
+// (== for x == null), where without the shape the test is the three
+// clauses of nullTest. While x itself waits (the conversion of its
+// call's argument, which tests the argument's own null), so does the
+// test. A test of x's length, len(x) != _|_, took such an x for null
+// (terraform-aws-eks's eks-capabilities example: the Argo CD capability's
+// configuration, and with it its server URL, were left out).
+//
 // knownVariables works out, for each variable, what every call's
 // argument tells of its shape (argumentFacts, meetValues); the writer
 // reads it for a variable, a path of attributes and elements through it,
@@ -249,9 +257,9 @@ func (c *converter) traversalShape(t hcl.Traversal, locals map[string]bool) *arg
 // shapedNullComparison converts X == null and X != null (negate) where
 // the shape of X tells that it is known while planning (CUE's own
 // comparison), or that it is never a value not known as a whole and is
-// null or a value len takes (a collection its expression builds, or of a
-// list or map kind): its length's test (see the comment at the top of
-// this file). false where its shape tells neither.
+// null or a collection (one its expression builds, or of a list or map
+// kind): its unification with null (see the comment at the top of this
+// file). false where its shape tells neither.
 func (c *converter) shapedNullComparison(e *hclsyntax.BinaryOpExpr, x ast.Expr, xk kind, y ast.Expr, yk kind, negate bool) (ast.Expr, bool) {
 	side, sx, sk := e.LHS, x, xk
 	switch {
@@ -270,7 +278,7 @@ func (c *converter) shapedNullComparison(e *hclsyntax.BinaryOpExpr, x ast.Expr, 
 	case s.isKnown():
 		return binary(op, x, y), true
 	case s != nil && s.settled && (s.nonNull && s.collection || sk == kindList || sk == kindMap):
-		return binary(op, ast.NewCall(ident("len"), sx), &ast.BottomLit{}), true
+		return binary(op, nullOrZero(sx, ident("null")), ident("null")), true
 	}
 	return nil, false
 }

@@ -12,12 +12,12 @@ import (
 
 // TestShapedNullForms checks the null tests of a called module's
 // variable that one call gives an object built with braces whose
-// attributes read a resource's, and another leaves out: the variable's
-// and an attribute's the object leaves out (known: null) are decided by
-// the shape, and one the object gives a tuple that reads a resource's
-// too (never null, or null where left out) by its length; one that a
-// call gives a resource's value whole keeps the tests of a value not
-// known as a whole (whole).
+// attributes read a resource's, and another leaves out: they are
+// decided by the shape, the variable's and that of an attribute the
+// object gives a tuple reading a resource's (never null, or null where
+// left out) by unifying it with null, an attribute the object leaves out
+// (known: null) as it is. A variable that a call gives a resource's
+// value whole keeps the tests of a value not known as a whole (whole).
 func TestShapedNullForms(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join("..", "golden", "verify", "module_shaped_null.txtar"))
 	if err != nil {
@@ -50,8 +50,8 @@ module "given" {
 		want, not []string
 	}{
 		{"shaped", files,
-			[]string{"count: [if len(_var.statements) != _|_ {", "[if s.resources != null {s.resources}", "input: [if len(v.principals) == _|_ {"},
-			[]string{"*(v.principals & (bool", "(*(_var.statements & null) | 0)"}},
+			[]string{"count: [if (*(_var.statements & null) | 0) != null {", "[if s.resources != null {s.resources}", "input: [if (*(v.principals & null) | 0) == null {"},
+			[]string{"*(v.principals & (bool", "len(_var.statements) != _|_"}},
 		{"whole", whole,
 			[]string{"(*(_var.statements & null) | 0)", "*(v.principals & (bool"},
 			nil},
