@@ -37,8 +37,8 @@ type knownFacts struct {
 	tree                *config.Tree
 	vars, pure, outputs map[string]map[string]bool
 	// shapes are, by module directory and variable, what every call's
-	// argument tells of the value's shape (meetShapes of shapeOfArg's);
-	// a variable no call passes has a known value, its default.
+	// argument tells of the value's shape (meetValues of argumentFacts');
+	// a variable a call leaves out has a known value there, its default.
 	shapes map[string]map[string]*argShape
 }
 
