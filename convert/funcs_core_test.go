@@ -195,16 +195,23 @@ func TestCalledKnownForms(t *testing.T) {
 					template += string(f.Source)
 				}
 			}
-			for _, want := range c.want {
-				if !strings.Contains(template, want) {
-					t.Errorf("the template lacks %q:\n%s", want, template)
-				}
-			}
-			for _, not := range c.not {
-				if strings.Contains(template, not) {
-					t.Errorf("the template has %q:\n%s", not, template)
-				}
-			}
+			checkTemplate(t, template, c.want, c.not)
 		})
+	}
+}
+
+// checkTemplate checks that a template's CUE holds every string of want
+// and none of not.
+func checkTemplate(t *testing.T, template string, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(template, w) {
+			t.Errorf("the template lacks %q:\n%s", w, template)
+		}
+	}
+	for _, n := range not {
+		if strings.Contains(template, n) {
+			t.Errorf("the template has %q:\n%s", n, template)
+		}
 	}
 }

@@ -68,16 +68,7 @@ module "given" {
 					template += string(f.Source)
 				}
 			}
-			for _, w := range c.want {
-				if !strings.Contains(template, w) {
-					t.Errorf("template lacks %q:\n%s", w, template)
-				}
-			}
-			for _, n := range c.not {
-				if strings.Contains(template, n) {
-					t.Errorf("template has %q:\n%s", n, template)
-				}
-			}
+			checkTemplate(t, template, c.want, c.not)
 		})
 	}
 }
