@@ -922,10 +922,8 @@ func meetShapes(a, b *argShape) *argShape {
 	if a == nil || b == nil {
 		return nil
 	}
-	m := &argShape{nonNull: a.nonNull && b.nonNull, collection: a.collection && b.collection, settled: a.settled && b.settled, null: a.null && b.null, known: a.known && b.known, elems: meetShapes(a.elems, b.elems)}
-	if a.value != cty.NilVal && b.value != cty.NilVal && a.value.RawEquals(b.value) {
-		m.value = a.value
-	}
+	m := meetTop(a, b)
+	m.elems = meetShapes(a.elems, b.elems)
 	m.exact = a.exact && b.exact && len(a.attrs) == len(b.attrs)
 	for k, av := range a.attrs {
 		bv, ok := b.attrs[k]
@@ -937,6 +935,16 @@ func meetShapes(a, b *argShape) *argShape {
 			m.attrs = map[string]*argShape{}
 		}
 		m.attrs[k] = meetShapes(av, bv)
+	}
+	return m
+}
+
+// meetTop is what a and b, neither nil, both tell of the value itself,
+// not of its elements and attributes.
+func meetTop(a, b *argShape) *argShape {
+	m := &argShape{nonNull: a.nonNull && b.nonNull, collection: a.collection && b.collection, settled: a.settled && b.settled, null: a.null && b.null, known: a.known && b.known}
+	if a.value != cty.NilVal && b.value != cty.NilVal && a.value.RawEquals(b.value) {
+		m.value = a.value
 	}
 	return m
 }

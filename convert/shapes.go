@@ -62,7 +62,7 @@ func meetValues(a, b *argShape) *argShape {
 	if a == nil || b == nil {
 		return nil
 	}
-	m := meetShapes(a, b)
+	m := meetTop(a, b)
 	if m.known {
 		return m // and so is all that is read from it
 	}
@@ -78,7 +78,6 @@ func meetValues(a, b *argShape) *argShape {
 	// Every attribute either names is in attrs, with field's shape
 	// where one leaves it out.
 	m.exact = (a.exact || a.known) && (b.exact || b.known)
-	m.attrs = nil
 	keys := map[string]bool{}
 	for k := range aa {
 		keys[k] = true
@@ -270,14 +269,15 @@ func (c *converter) shapedNullComparison(e *hclsyntax.BinaryOpExpr, x ast.Expr, 
 		return nil, false
 	}
 	s := c.shapeOf(side)
-	if sk != kindList && sk != kindMap {
-		sk = kindOfType(c.typeOf(side))
-	}
 	op := map[bool]token.Token{false: token.EQL, true: token.NEQ}[negate]
 	switch {
 	case s.isKnown():
 		return binary(op, x, y), true
-	case s != nil && s.settled && (s.nonNull && s.collection || sk == kindList || sk == kindMap):
+	case s == nil || !s.settled:
+		return nil, false
+	}
+	collection := func(k kind) bool { return k == kindList || k == kindMap }
+	if s.nonNull && s.collection || collection(sk) || collection(kindOfType(c.typeOf(side))) {
 		return binary(op, nullOrZero(sx, ident("null")), ident("null")), true
 	}
 	return nil, false
