@@ -21,7 +21,7 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#tryattr & {#args: [[a, b], \"x\", c]}` where each argument but the last reads one attribute, or the same path of two or three (`[\"x\", \"y\"]`), from a variable, local value, each.value or for variable (the wrappers' try(each.value.x, var.defaults.x, c)), known while planning, the values given whole; `[if len(R) > i {R[i].x}, b][0]` in a root module where the argument reads one attribute of one instance of a resource or data source whose count is known while planning; `tofu.#try & {#args: [*a | 'error', b]}` of up to six in a root module where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is made a value of which nothing is known (`a | {#unknown: true}`, neither by default: OpenTofu's try of it is wholly unknown, and so is an attribute read from it); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#tryattr & {#args: [[a, b], \"x\", c]}` where each argument but the last reads one attribute, or the same path of two or three (`[\"x\", \"y\"]`), from a variable, local value, each.value, a dynamic block's iterator value or for variable, a string index a step as an attribute is (the wrappers' try(each.value.x, var.defaults.x, c)), known while planning, the values given whole; `[if len(R) > i {R[i].x}, b][0]` in a root module where the argument reads one attribute of one instance of a resource or data source whose count is known while planning; `tofu.#try & {#args: [*a | 'error', b]}` of up to six in a root module where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is made a value of which nothing is known (`a | {#unknown: true}`, neither by default: OpenTofu's try of it is wholly unknown, and so is an attribute read from it); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
 	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; where x computes with a reference that is a string, number, bool or list not known yet, `[if R {bool}, C][0]`, not known either, as in OpenTofu (try's test of the references); a value computed from one not known yet of another kind by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
@@ -466,9 +466,9 @@ func (cl *call) attrReads() (reads []hcl.Traversal, path []string) {
 			return nil, nil
 		}
 		// The value read from: a name bound here, or var.X, local.X,
-		// each.key or each.value.
+		// each.key, each.value, or a dynamic block's ITER.value.
 		n := 2
-		if _, bound := cl.c.lookup(t.Traversal.RootName()); bound && t.Traversal.RootName() != "each" {
+		if b, bound := cl.c.lookup(t.Traversal.RootName()); bound && t.Traversal.RootName() != "each" && !b.iterator {
 			n = 1
 		}
 		whole, rest := t.Traversal[:min(n, len(t.Traversal))], t.Traversal[min(n, len(t.Traversal)):]
@@ -477,11 +477,11 @@ func (cl *call) attrReads() (reads []hcl.Traversal, path []string) {
 		}
 		names := make([]string, len(rest))
 		for j, step := range rest {
-			at, ok := step.(hcl.TraverseAttr)
+			name, ok := stepName(step)
 			if !ok {
 				return nil, nil
 			}
-			names[j] = at.Name
+			names[j] = name
 		}
 		if i > 0 && !slices.Equal(names, path) {
 			return nil, nil
@@ -494,8 +494,8 @@ func (cl *call) attrReads() (reads []hcl.Traversal, path []string) {
 
 // alwaysThere is whether t is a value that evaluates without an error
 // wherever it may be read: a variable, a local value (one that fails
-// fails the module), each.key or each.value, or a name a for expression
-// or dynamic block binds. Not an attribute of one, even one its object
+// fails the module), each.key or each.value, a dynamic block's
+// ITER.key or ITER.value, or a name a for expression binds. Not an attribute of one, even one its object
 // type has: the value may be null (var.zone_config of fabric's dns
 // module is null by default, and try(var.zone_config.forwarding.x, null)
 // reads forwarding of it), and an attribute of null is an error.
@@ -505,8 +505,10 @@ func (c *converter) alwaysThere(t hcl.Traversal) bool {
 		b, bound := c.lookup(root)
 		return bound && !b.iterator && b.templateVars == ""
 	case len(t) == 2:
-		if _, bound := c.lookup(root); bound && root != "each" {
-			return false
+		if b, bound := c.lookup(root); bound && root != "each" {
+			// A dynamic block's iterator: its element's key and value.
+			name, ok := stepName(t[1])
+			return b.iterator && ok && (name == "key" || name == "value")
 		}
 		switch s := subjectOf(t, c.m).(type) {
 		case refs.InputVariable:
@@ -520,6 +522,21 @@ func (c *converter) alwaysThere(t hcl.Traversal) bool {
 		}
 	}
 	return false
+}
+
+// stepName is the name a step of a traversal reads: an attribute's, or a
+// string index's (x["name"], which reads an object's attribute or a
+// map's element as x.name does).
+func stepName(step hcl.Traverser) (string, bool) {
+	switch s := step.(type) {
+	case hcl.TraverseAttr:
+		return s.Name, true
+	case hcl.TraverseIndex:
+		if s.Key.IsKnown() && !s.Key.IsNull() && s.Key.Type() == cty.String {
+			return s.Key.AsString(), true
+		}
+	}
+	return "", false
 }
 
 // wholly is a value a where it is known in full, and where it holds a

@@ -169,13 +169,16 @@ func TestReferencesNotConverted(t *testing.T) {
 // attribute, they stay tested one argument at a time.
 func TestCalledKnownForms(t *testing.T) {
 	module := "variable \"name\" {\n  type = string\n  default = null\n}\nvariable \"settings\" {\n  type = any\n}\n" +
-		"output \"name\" {\n  value = coalesce(var.name, \"d\")\n}\noutput \"port\" {\n  value = try(var.settings.port, null)\n}\n"
+		"output \"name\" {\n  value = coalesce(var.name, \"d\")\n}\noutput \"port\" {\n  value = try(var.settings.port, null)\n}\n" +
+		"resource \"aws_s3_bucket_cors_configuration\" \"c\" {\n  bucket = \"b\"\n  dynamic \"cors_rule\" {\n    for_each = var.settings.rules\n" +
+		"    content {\n      id = try(cors_rule.value.id, null)\n    }\n  }\n}\n"
 	for _, c := range []struct {
 		name, args string
 		want, not  []string
 	}{
-		{"known", "  name = \"n\"\n  settings = {port = 8080}\n",
-			[]string{`(tofu.#coalesce & {#args: [_arg.name, "d"]}).out`, `(tofu.#tryattr & {#args: [[_arg.settings], "port", null]}).out`},
+		{"known", "  name = \"n\"\n  settings = {port = 8080, rules = [{id = \"r\"}, {}]}\n",
+			[]string{`(tofu.#coalesce & {#args: [_arg.name, "d"]}).out`, `(tofu.#tryattr & {#args: [[_arg.settings], "port", null]}).out`,
+				`(tofu.#tryattr & {#args: [[cors_rule], "id", *null | _]}).out`},
 			[]string{`'error'`}},
 		{"unknown", "  name = terraform_data.d.output\n  settings = terraform_data.d.output\n",
 			[]string{`'error'`},
