@@ -153,7 +153,7 @@
 // interpolation or builtin makes an incomplete error, is written with a
 // guard beside it that is string while x is a type,
 //
-//	"\(x)-logs" | [if x == _|_ if [(*x | 'error') & tofu.#scalar] != _|_ {string}][0]
+//	"\(x)-logs" | (tofu.#unknown & {#args: [x]}).out
 //
 // so that it is string too: try and can take an incomplete error for an
 // error, as they must for an attribute an object lacks (see unknown.go).

@@ -28,7 +28,7 @@ import (
 // while an argument is not (upper, replace), that may wait for a value not
 // known yet is therefore written with a guard beside it (unknownGuard),
 //
-//	"\(x)-logs" | [if x == _|_ if [(*x | 'error') & tofu.#scalar] != _|_ {string}][0]
+//	"\(x)-logs" | (tofu.#unknown & {#args: [x]}).out
 //
 // over the references the expression reads that may not be known while
 // planning (not a root module's input, count.index or a data source read
@@ -376,59 +376,29 @@ func (c *converter) guard(e hclsyntax.Expression) {
 
 // unknownGuard is string while one of the references read is not known
 // yet and each is a string, number or bool (of a type or a value), an
-// error otherwise:
+// error otherwise: the library's #unknown of them,
 //
-//	[if x == _|_ || y == _|_ if [(*x | 'error') & tofu.#scalar, (*y | 'error') & tofu.#scalar] != _|_ {string}][0]
+//	(tofu.#unknown & {#args: [x, y]}).out
 //
-// x == _|_ is true for a type (a value not known yet) and for an error; a
-// concrete value, a list or a struct is not one. The second test tells
-// the two apart: (*x | 'error') is 'error' where x is an error, since the
-// disjunction keeps a type and drops an error, and 'error', null, a list
-// or a struct unified with the scalar types is an error that makes the
-// list one, where a list holding a type is not an error. Where every
-// reference is known (at apply, the most of the engine's evaluations), the
-// first test ends the comprehension.
+// (see there). A ref that is a type itself (timestamp() is string) is
+// not known yet by its form; the guard of such reads alone is string.
 //
-// A ref that is a type itself (timestamp() is string) is not known yet
-// by its form, and CUE rejects string == _|_ when it compiles: it leaves
-// out the first test, and needs no probe (string is a scalar type). The
-// guard of such a read alone is string.
-//
-// The guard is written out rather than called as a library definition:
-// with CUE v0.17.1, a definition's instance is built again at each
-// evaluation, and again by tools/flow's dependency analysis. As
-// tofu.#unknown, it made 5 of the 12 unifications per resource of an
-// evaluation of a chain of resources whose arguments are templates
-// (engine/cue's BenchmarkPlan, templatechain), and half the time of the
-// dependency analysis.
+// The test was written in place for a while, [if x == _|_ if [(*x |
+// 'error') & tofu.#scalar] != _|_ {string}][0], four machine constructs
+// per template (more than a tenth of all those the corpus's CUE held),
+// which CUE evaluates without building a definition's instance: at 5000
+// resources, the templated chain of engine/cue's BenchmarkPlan plans in
+// 6.0 times the HCL side's time that way and 7.6 times through the
+// library; the corpus's slowest examples (terraform-aws-s3-bucket's
+// complete and directory-bucket, eks's fargate profile test, vpc's
+// complete) verify within 5% of the same time either way.
 func (c *converter) unknownGuard(read []ast.Expr) ast.Expr {
-	var pending ast.Expr
-	var probes []ast.Expr
-	always := false
-	scalar := &ast.SelectorExpr{X: ident(libImport), Sel: ident("#scalar")}
 	for _, r := range read {
-		if id, ok := r.(*ast.Ident); ok && (id.Name == "string" || id.Name == "number" || id.Name == "bool") {
-			always = true
-			continue
+		if id, ok := r.(*ast.Ident); !ok || id.Name != "string" && id.Name != "number" && id.Name != "bool" {
+			return c.lib("unknown", read...)
 		}
-		isPending := binary(token.EQL, r, &ast.BottomLit{})
-		if pending == nil {
-			pending = isPending
-		} else {
-			pending = binary(token.LOR, pending, isPending)
-		}
-		probes = append(probes, binary(token.AND, orError(r), scalar))
 	}
-	if len(probes) == 0 {
-		return ident("string")
-	}
-	c.imports[libImport] = true
-	var clauses []ast.Clause
-	if !always {
-		clauses = append(clauses, &ast.IfClause{Condition: pending})
-	}
-	clauses = append(clauses, &ast.IfClause{Condition: &ast.BinaryExpr{X: list(probes...), Op: token.NEQ, Y: &ast.BottomLit{}}})
-	return index(list(&ast.Comprehension{Clauses: clauses, Value: embed(ident("string"))}), intLit(0))
+	return ident("string")
 }
 
 // unknownRefs is what unknownGuard reads for e: the references e reads
