@@ -21,7 +21,7 @@ import (
 // coreFuncs are the functions the corpus calls most: try, lookup, merge,
 // coalesce, length and concat, with can.
 var coreFuncs = map[string]function{
-	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#tryattr & {#args: [[a, b], \"x\", c]}` where each argument but the last reads one attribute, or the same path of two or three (`[\"x\", \"y\"]`), from a variable, local value, each.value, a dynamic block's iterator value or for variable, a string index a step as an attribute is (the wrappers' try(each.value.x, var.defaults.x, c)), known while planning, the values given whole; `[if len(R) > i {R[i].x}, b][0]` in a root module where the argument reads one attribute of one instance of a resource or data source whose count is known while planning; `tofu.#try & {#args: [*a | 'error', b]}` of up to six in a root module where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is made a value of which nothing is known (`a | {#unknown: true}`, neither by default: OpenTofu's try of it is wholly unknown, and so is an attribute read from it); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
+	"try": {how: byExpr, note: "`*a | b` of two arguments where a is known while planning and b is a literal; `tofu.#tryattr & {#args: [[a, b], [\"x\"], c]}` where each argument but the last reads one attribute, or the same path of two or three (`[\"x\", \"y\"]`), from a variable, local value, each.value, a dynamic block's iterator value or for variable, a string index a step as an attribute is (the wrappers' try(each.value.x, var.defaults.x, c)), known while planning, the values given whole; `[if len(R) > i {R[i].x}, b][0]` in a root module where the argument reads one attribute of one instance of a resource or data source whose count is known while planning; `tofu.#try & {#args: [*a | 'error', b]}` of up to six in a root module where those tested are known while planning (each but the last given as `*a | 'error'`, which holds a's error in), which takes the first that is not the bytes 'error'; otherwise the arguments are checked one by one in place, `[if [(*a | 'error') & tofu.#value] != _|_ {a}, b][0]`, which takes an argument that is a value, known or not: one not known yet leaves the try not known, as in OpenTofu; a list or object that holds a value not known yet is made a value of which nothing is known (`a | {#unknown: true}`, neither by default: OpenTofu's try of it is wholly unknown, and so is an attribute read from it); an argument computed from a value not known yet (coalesce of one, a for over a list not known yet) is an incomplete error in CUE, which the test drops as an error, so the test also asks whether a reference it reads is a string, number, bool or list not known yet, and the try is then not known either; a value computed from one not known yet by another operator or function whose references are not of those kinds counts as an error, where OpenTofu's result is unknown", conv: convTry},
 	"can": {how: byExpr, note: "`(*x | 'error') != 'error'`: true when x evaluates, false when it is an error, unknown while x is; where x computes with a reference that is a string, number, bool or list not known yet, `[if R {bool}, C][0]`, not known either, as in OpenTofu (try's test of the references); a value computed from one not known yet of another kind by an operator or a function that is not a string one is false, where OpenTofu's result is unknown (a template or a string function of it is string, see the converter's unknownGuard); `can(regex(p, s))` is `regexp.Match(p, s)`, false for a null s or a pattern that is not valid, and not known while s is not", conv: func(cl *call) ast.Expr {
 		if !cl.arity(1, 1) {
 			return cl.fail("can takes one argument.")
@@ -428,7 +428,7 @@ func instanceOr(r ast.Expr, i int, value, b ast.Expr) ast.Expr {
 // a local value, each.value or a for expression's variable (the
 // wrappers' try(each.value.tags, var.defaults.tags, {})):
 //
-//	(tofu.#tryattr & {#args: [[v, _var_defaults], "tags", {}]}).out
+//	(tofu.#tryattr & {#args: [[v, _var_defaults], ["tags"], {}]}).out
 //
 // or a path of two or three attributes through it, try(var.a.b.c, d):
 //
@@ -441,13 +441,9 @@ func (cl *call) tryAttr(reads []hcl.Traversal, path []string) ast.Expr {
 	for i, whole := range reads {
 		from[i], _ = cl.expr(&hclsyntax.ScopeTraversalExpr{Traversal: whole, SrcRange: whole.SourceRange()})
 	}
-	var names ast.Expr = stringLit(path[0])
-	if len(path) > 1 {
-		l := list()
-		for _, n := range path {
-			l.Elts = append(l.Elts, stringLit(n))
-		}
-		names = l
+	names := list()
+	for _, n := range path {
+		names.Elts = append(names.Elts, stringLit(n))
 	}
 	return cl.lib("tryattr", list(from...), names, cl.args[len(cl.args)-1])
 }

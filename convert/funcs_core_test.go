@@ -177,8 +177,8 @@ func TestCalledKnownForms(t *testing.T) {
 		want, not  []string
 	}{
 		{"known", "  name = \"n\"\n  settings = {port = 8080, rules = [{id = \"r\"}, {}]}\n",
-			[]string{`(tofu.#coalesce & {#args: [_arg.name, "d"]}).out`, `(tofu.#tryattr & {#args: [[_arg.settings], "port", null]}).out`,
-				`(tofu.#tryattr & {#args: [[cors_rule], "id", *null | _]}).out`},
+			[]string{`(tofu.#coalesce & {#args: [_arg.name, "d"]}).out`, `(tofu.#tryattr & {#args: [[_arg.settings], ["port"], null]}).out`,
+				`(tofu.#tryattr & {#args: [[cors_rule], ["id"], *null | _]}).out`},
 			[]string{`'error'`}},
 		{"unknown", "  name = terraform_data.d.output\n  settings = terraform_data.d.output\n",
 			[]string{`'error'`},
