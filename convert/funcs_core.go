@@ -425,8 +425,9 @@ func instanceOr(r ast.Expr, i int, value, b ast.Expr) ast.Expr {
 // tryAttr is try(a.name, b.name, ..., fallback) as the library's
 // #tryattr, where every argument but the last reads the same attribute
 // from a value that is there, whatever it holds (attrReads): a variable,
-// a local value, each.value or a for expression's variable (the
-// wrappers' try(each.value.tags, var.defaults.tags, {})):
+// a local value, each.value, a dynamic block's ITER.value or a for
+// expression's variable (the wrappers' try(each.value.tags,
+// var.defaults.tags, {})):
 //
 //	(tofu.#tryattr & {#args: [[v, _var_defaults], ["tags"], {}]}).out
 //
@@ -490,11 +491,12 @@ func (cl *call) attrReads() (reads []hcl.Traversal, path []string) {
 
 // alwaysThere is whether t is a value that evaluates without an error
 // wherever it may be read: a variable, a local value (one that fails
-// fails the module), each.key or each.value, a dynamic block's
-// ITER.key or ITER.value, or a name a for expression binds. Not an attribute of one, even one its object
-// type has: the value may be null (var.zone_config of fabric's dns
-// module is null by default, and try(var.zone_config.forwarding.x, null)
-// reads forwarding of it), and an attribute of null is an error.
+// fails the module), each.key or each.value, a dynamic block's ITER.key
+// or ITER.value, or a name a for expression binds. Not an attribute of
+// one, even one its object type has: the value may be null
+// (var.zone_config of fabric's dns module is null by default, and
+// try(var.zone_config.forwarding.x, null) reads forwarding of it), and
+// an attribute of null is an error.
 func (c *converter) alwaysThere(t hcl.Traversal) bool {
 	switch root := t.RootName(); {
 	case len(t) == 1:
