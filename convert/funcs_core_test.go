@@ -21,6 +21,13 @@ func TestCoreFunctionsSameAsOpenTofu(t *testing.T) {
 		`try(tomap({a = 1})["b"], tomap({a = 1})["c"], tomap({a = 1})["d"], tomap({a = 1})["e"], tomap({a = 1})["a"], "sixth")`,
 		`try(tomap({a = 1})["b"], tomap({a = 1})["c"], tomap({a = 1})["d"], tomap({a = 1})["e"], tomap({a = 1})["f"], tomap({a = 1})["g"], "seventh")`,
 		`try(tomap({a = 1})["b"], tomap({a = 1})["c"], tomap({a = 1})["d"], tomap({a = 1})["e"], tomap({a = 1})["f"], tomap({a = 1})["a"], "seventh")`,
+		// For expressions' variables, two values read the same path: the
+		// library's #tryattr, over every kind of value the path may meet
+		// on its way (an output's try of one value is *v.a | "d").
+		`[for v in [{a = 1}, {b = 2}, null, "s", [1], {a = null}] : [for w in [{a = "w"}, {}] : try(v.a, w.a, "d")]]`,
+		`[for v in [{a = {b = 1}}, {a = null}, {a = "s"}, {a = [1]}, {a = {c = 1}}, {}, {a = {b = null}}] : [for w in [{a = {b = "w"}}, {a = null}] : try(v.a.b, w.a.b, "d")]]`,
+		`[for v in [{a = {b = {c = 1}}}, {a = {b = null}}, {a = {b = "s"}}, {a = {b = {}}}, {a = null}] : [for w in [{}] : try(v.a.b.c, w.a.b.c, null)]]`,
+		`[for v in [{a = {b = 1}}, {a = {}}, {a = "s"}] : [for w in [{a = {b = 2}}] : try(v.a["b"], w.a["b"], "d")]]`,
 		`can({a = [][0]})`,
 		`can({a = [1]})`,
 		`can(null)`,
