@@ -601,15 +601,12 @@ func outputTry(x ast.Expr) ast.Expr {
 	if args, ok := libArgs(x, "tryattr"); ok && len(args.Elts) == 3 {
 		// #tryattr of one value: its path read in place, v.x.y.
 		from, ok := args.Elts[0].(*ast.ListLit)
-		if !ok || len(from.Elts) != 1 || !outputFallback(args.Elts[2]) {
+		path, isList := args.Elts[1].(*ast.ListLit)
+		if !ok || !isList || len(from.Elts) != 1 || !outputFallback(args.Elts[2]) {
 			return x
 		}
-		names := []ast.Expr{args.Elts[1]}
-		if l, ok := args.Elts[1].(*ast.ListLit); ok {
-			names = l.Elts
-		}
 		a := from.Elts[0]
-		for _, n := range names {
+		for _, n := range path.Elts {
 			lit, ok := n.(*ast.BasicLit)
 			if !ok {
 				return x
@@ -889,7 +886,7 @@ func (c *converter) readsPending(e hclsyntax.Expression) ast.Expr {
 	var cond ast.Expr
 	read, kinds, _ := c.readRefs(e, c.pendingRef)
 	for i, r := range read {
-		if id, ok := r.(*ast.Ident); ok && (id.Name == "string" || id.Name == "number" || id.Name == "bool") {
+		if typeRead(r) {
 			continue // a call of timestamp or uuid: a is not known yet itself
 		}
 		var one ast.Expr
@@ -1017,6 +1014,14 @@ func tryCall(e hcl.Expression) (*hclsyntax.FunctionCallExpr, bool) {
 // isType is x == _|_, which holds for a type (a value not known yet) and
 // for an error.
 func isType(x ast.Expr) ast.Expr { return binary(token.EQL, x, &ast.BottomLit{}) }
+
+// typeRead is whether r, one of readRefs' reads, is a type itself: the
+// conversion of a call whose result is not known until apply (timestamp()
+// is string).
+func typeRead(r ast.Expr) bool {
+	id, ok := r.(*ast.Ident)
+	return ok && (id.Name == "string" || id.Name == "number" || id.Name == "bool")
+}
 
 // probed is test && [(*x | 'error') & probe] != _|_: the probe keeps what
 // x may be and makes an error of an error and of anything else.

@@ -19,13 +19,6 @@ import (
 func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 	root := t.RootName()
 	rest := t[1:]
-	attrName := func() (string, bool) {
-		if len(rest) == 0 {
-			return "", false
-		}
-		a, ok := rest[0].(hcl.TraverseAttr)
-		return a.Name, ok
-	}
 
 	if b, ok := c.lookup(root); ok {
 		if b.templateVars != "" {
@@ -34,11 +27,10 @@ func (c *converter) traversal(t hcl.Traversal, rng hcl.Range) (ast.Expr, kind) {
 		}
 		if b.iterator {
 			// A dynamic block's iterator: ITER.key and ITER.value.
-			name, ok := attrName()
+			var name string
+			var ok bool
 			if len(rest) > 0 {
-				if ix, isIndex := rest[0].(hcl.TraverseIndex); isIndex && ix.Key.IsKnown() && !ix.Key.IsNull() && ix.Key.Type() == cty.String {
-					name, ok = ix.Key.AsString(), true
-				}
+				name, ok = stepName(rest[0])
 			}
 			switch {
 			case ok && name == "key":

@@ -394,7 +394,7 @@ func (c *converter) guard(e hclsyntax.Expression) {
 // complete) verify within 5% of the same time either way.
 func (c *converter) unknownGuard(read []ast.Expr) ast.Expr {
 	for _, r := range read {
-		if id, ok := r.(*ast.Ident); !ok || id.Name != "string" && id.Name != "number" && id.Name != "bool" {
+		if !typeRead(r) {
 			return c.lib("unknown", read...)
 		}
 	}
